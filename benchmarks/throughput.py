@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Random-playout throughput of every registered game, one process.
+
+The loop is the one a user of the public API writes: ask who must act, list the
+legal actions, pick one at random, apply it (and let a deadline pass when nobody
+has to act). No private fast path. Prints decisions/s and games/s per game and
+player count; with ``--peers peers.json`` (from ../shared/bench/peers.py) it also
+prints the ratios to the peer engines measured on the same machine.
+
+    python benchmarks/throughput.py [--duration 5] [--game president] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+
+from spieltisch.core import game_names, get_spec
+
+
+def measure(name: str, players: int, duration: float, seed: int = 0) -> dict:
+    game = get_spec(name).configure(players)
+    rng = random.Random(seed)
+    decisions = games = 0
+    start = time.perf_counter()
+    deadline = start + duration
+    while time.perf_counter() < deadline:
+        state = game.new_state(seed=seed + games)
+        while not state.is_over():
+            seats = state.to_act()
+            if seats:
+                seat = seats[0] if len(seats) == 1 else rng.choice(seats)
+                state.apply(seat, rng.choice(state.legal_actions(seat)))
+                decisions += 1
+            else:
+                first = min(state.deadlines(), key=lambda d: d.seconds)
+                state.apply(first.seat, first.action)
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"game": name, "players": players, "games": games, "decisions": decisions,
+            "seconds": round(elapsed, 3), "decisions_per_s": round(decisions / elapsed),
+            "games_per_s": round(games / elapsed, 1),
+            "decisions_per_game": round(decisions / max(games, 1), 1)}
+
+
+PEER_ANCHORS = {  # (engine, game) in peers.json -> label
+    ("rlcard", "doudizhu"): "RLCard Dou Dizhu",
+    ("rlcard", "uno"): "RLCard UNO",
+    ("rlcard", "leduc-holdem"): "RLCard Leduc",
+    ("openspiel", "dou_dizhu"): "OpenSpiel Dou Dizhu (from Python)",
+    ("openspiel", "crazy_eights"): "OpenSpiel Crazy Eights (from Python)",
+}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--duration", type=float, default=5.0, help="seconds per line")
+    p.add_argument("--game", action="append", help="only these games (repeatable)")
+    p.add_argument("--players", type=int, action="append", help="only these player counts")
+    p.add_argument("--json", help="write the figures here")
+    p.add_argument("--peers", help="peers.json from ../shared/bench/peers.py, for ratios")
+    args = p.parse_args()
+    rows = []
+    for name in args.game or game_names():
+        spec = get_spec(name)
+        counts = sorted({spec.min_players, spec.default_players, spec.max_players})
+        for n in counts:
+            if args.players and n not in args.players:
+                continue
+            r = measure(name, n, args.duration)
+            rows.append(r)
+            print(f"{name:<13} {n}p  decisions/s={r['decisions_per_s']:>9,}  "
+                  f"games/s={r['games_per_s']:>8}  decisions/game={r['decisions_per_game']}",
+                  flush=True)
+    if args.peers:
+        peers = json.load(open(args.peers))
+        by = {(r.get("engine", "").split()[0].lower(), r.get("game")): r for r in peers}
+        print("\nRatios to peers (ours / theirs, decisions per second):")
+        for key, label in PEER_ANCHORS.items():
+            peer = next((r for (e, g), r in by.items() if e.startswith(key[0]) and g == key[1]
+                         and r.get("steps_per_s")), None)
+            if peer is None:
+                continue
+            for r in rows:
+                ratio = r["decisions_per_s"] / peer["steps_per_s"]
+                print(f"  {r['game']} {r['players']}p vs {label} "
+                      f"({peer['steps_per_s']:,.0f}/s): {ratio:.2f}x")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

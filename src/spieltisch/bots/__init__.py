@@ -1,0 +1,66 @@
+"""Bots: generic ones here, game-specific ones in each game's package.
+
+A bot spec is ``name`` or ``name:budget`` (``ismcts:200``); ``make_bots`` turns a
+comma-separated list into one bot per seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.game import ConfigError, Game
+from .base import Bot, Observation, RandomBot
+
+GENERIC_BOTS: dict[str, type[Bot]] = {"random": RandomBot}
+
+
+def available_bots(game: Game) -> dict[str, type[Bot]]:
+    bots = dict(GENERIC_BOTS)
+    try:
+        from .ismcts import ISMCTSBot
+    except ImportError:  # search bots are optional until they land
+        pass
+    else:
+        bots["ismcts"] = ISMCTSBot
+    bots.update(game.bots())
+    return bots
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    name, _, budget = spec.strip().partition(":")
+    if not name:
+        raise ConfigError(f"empty bot name in {spec!r}")
+    params: dict[str, Any] = {}
+    if budget:
+        try:
+            params["budget"] = int(budget)
+        except ValueError:
+            raise ConfigError(f"bot budget must be an integer, not {budget!r} in {spec!r}") \
+                from None
+    return name, params
+
+
+def make_bot(game: Game, spec: str, seat: int, seed: int | None) -> Bot:
+    name, params = parse_bot_spec(spec)
+    bots = available_bots(game)
+    if name not in bots:
+        raise ConfigError(
+            f"unknown bot {name!r} for {game.name} (bots: {', '.join(sorted(bots))})"
+        )
+    return bots[name](game, seat, seed, **params)
+
+
+def expand_specs(specs: str, seats: int) -> list[str]:
+    """``"random"`` fills every seat; a list must name one bot per seat (or one for all)."""
+    parts = [p.strip() for p in specs.split(",") if p.strip()]
+    if not parts:
+        raise ConfigError("no bots given")
+    if len(parts) == 1:
+        return parts * seats
+    if len(parts) != seats:
+        raise ConfigError(f"{len(parts)} bots given for {seats} seats: give one or {seats}")
+    return parts
+
+
+__all__ = ["Bot", "Observation", "RandomBot", "available_bots", "expand_specs", "make_bot",
+           "parse_bot_spec"]

@@ -1,0 +1,234 @@
+"""The ``spieltisch`` command line: games, rules, play, simulate, replay."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from ..core.game import ConfigError, SpieltischError
+from ..core.registry import game_names, get_spec
+
+app = typer.Typer(
+    help="spieltisch: play, simulate and replay President, Hockey, Pixmit, Hood Politix "
+         "and HOAX.",
+    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+)
+console = Console()
+if not console.is_terminal:
+    console = Console(width=120)
+err = Console(stderr=True)
+
+
+def fail(message: str, code: int = 2) -> None:
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+def parse_options(pairs: list[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for p in pairs or []:
+        key, eq, value = p.partition("=")
+        if not eq or not key:
+            fail(f"--option takes key=value, not {p!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+GameArg = Annotated[str, typer.Argument(help="president, hockey, pixmit, hood_politix or hoax")]
+OptionOpt = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", help="rule option key=value (see 'spieltisch games'); repeatable")]
+
+
+@app.command()
+def games() -> None:
+    """List the games, their player counts and rule options."""
+    table = Table(title="Games")
+    table.add_column("name")
+    table.add_column("players")
+    table.add_column("options (name=default)")
+    table.add_column("about")
+    for name in game_names():
+        spec = get_spec(name)
+        opts = "\n".join(o.describe() for o in spec.options) or "-"
+        table.add_row(name, f"{spec.min_players}–{spec.max_players} "
+                      f"(default {spec.default_players})", opts, spec.summary)
+    console.print(table)
+
+
+@app.command()
+def rules(game: GameArg) -> None:
+    """Print a game's rules in the project's own words, with its decisions."""
+    try:
+        spec = get_spec(game)
+    except ConfigError as e:
+        fail(str(e))
+    module = sys.modules[spec.game_class.__module__]
+    path = Path(module.__file__ or "").parent / "rules.md"
+    if not path.exists():
+        fail(f"no rules document for {game}")
+    console.print(path.read_text(), markup=False, highlight=False)
+
+
+@app.command()
+def play(
+    game: GameArg,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="number of seats")] = None,
+    seat: Annotated[int, typer.Option(help="your seat (0 is the first)")] = 0,
+    bots: Annotated[str, typer.Option(help="bot for the other seats, or one per seat "
+                                           "(yours is ignored), e.g. heuristic,random")]
+    = "heuristic",
+    seed: Annotated[int | None, typer.Option(help="seed for the deal (default: random)")]
+    = None,
+    option: OptionOpt = None,
+    save: Annotated[Path | None, typer.Option(help="save the replay here at the end")] = None,
+) -> None:
+    """Play in the terminal against bots. Type an action or its number; 'help' lists commands."""
+    from .terminal import play_terminal
+
+    try:
+        spec = get_spec(game)
+        g = spec.configure(players, parse_options(option))
+        if not 0 <= seat < g.num_players:
+            fail(f"--seat must be between 0 and {g.num_players - 1}")
+        play_terminal(g, seat, bots, seed if seed is not None else random.randrange(2**31),
+                      save, console)
+    except SpieltischError as e:
+        fail(str(e))
+
+
+@app.command()
+def simulate(
+    game: GameArg,
+    games: Annotated[int, typer.Option("--games", "-n", help="number of games", min=1)] = 1000,
+    players: Annotated[int | None, typer.Option("--players", "-p")] = None,
+    bots: Annotated[str, typer.Option(help="one bot for every seat, or one per seat "
+                                           "(comma-separated), e.g. heuristic,random,random")]
+    = "random",
+    seed: Annotated[int, typer.Option(help="run seed: same seed, same numbers")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="processes", min=1)] = 1,
+    option: OptionOpt = None,
+    out: Annotated[Path | None, typer.Option(help="per-game records: .jsonl or .csv")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+) -> None:
+    """Play bot games and print win rates (95% intervals), game length and scores."""
+    from .. import simulate as sim
+    from ..bots import expand_specs, make_bot
+
+    try:
+        spec = get_spec(game)
+        g = spec.configure(players, parse_options(option))
+        specs = expand_specs(bots, g.num_players)
+        for s, b in enumerate(specs):  # fail early on a bad bot name
+            make_bot(g, b, s, 0)
+    except SpieltischError as e:
+        fail(str(e))
+    if out is not None and out.suffix not in (".jsonl", ".csv"):
+        fail("--out must end in .jsonl or .csv")
+    tasks = sim.tasks_for(game, g.num_players, g.options, specs, seed, games)
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+                  disable=as_json and not err.is_terminal) as progress:
+        bar = progress.add_task(f"{game} ×{games}", total=games)
+        try:
+            records = sim.run(tasks, jobs, lambda k: progress.advance(bar, k))
+        except SpieltischError as e:
+            fail(str(e), 1)
+    summary = sim.summarise(records, g.num_players)
+    summary.update({"game": game, "players": g.num_players, "options": g.options,
+                    "seat_bots": specs, "seed": seed})
+    if out is not None:
+        if out.suffix == ".jsonl":
+            out.write_text("".join(json.dumps(r) + "\n" for r in records))
+        else:
+            rows = sim.records_to_csv_rows(records)
+            with out.open("w", newline="") as f:
+                writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+                writer.writeheader()
+                writer.writerows(rows)
+    if as_json:
+        print(json.dumps(summary, indent=1))
+        return
+    print_summary(summary)
+    if out is not None:
+        console.print(f"records written to {out}")
+
+
+def print_summary(summary: dict[str, Any]) -> None:
+    console.print(f"[bold]{summary['game']}[/], {summary['players']} players, "
+                  f"{summary['games']} games, seed {summary['seed']}, options {summary['options']}")
+    t = Table(title="Per seat")
+    for col in ("seat", "bot", "wins", "win rate", "95% interval", "mean score", "sd",
+                "mean place"):
+        t.add_column(col, justify="right")
+    for s in summary["seats"]:
+        lo, hi = s["ci95"]
+        t.add_row(str(s["seat"]), ",".join(s["bots"]), str(s["wins"]),
+                  f"{s['win_rate']:.3f}", f"{lo:.3f}–{hi:.3f}", f"{s['score']['mean']:.2f}",
+                  f"{s['score']['stdev']:.2f}", f"{s['mean_rank']:.2f}")
+    console.print(t)
+    if len(summary["bots"]) > 1:
+        t = Table(title="Per bot (all its seats)")
+        for col in ("bot", "seat-games", "wins", "win rate", "95% interval", "mean place"):
+            t.add_column(col, justify="right")
+        for b in summary["bots"]:
+            lo, hi = b["ci95"]
+            t.add_row(b["bot"], str(b["seat_games"]), str(b["wins"]), f"{b['win_rate']:.3f}",
+                      f"{lo:.3f}–{hi:.3f}", f"{b['mean_rank']:.2f}")
+        console.print(t)
+    t = Table(title="Game length")
+    for col in ("measure", "mean", "median", "p95"):
+        t.add_column(col, justify="right")
+    for k, v in summary["length"].items():
+        t.add_row(k, f"{v['mean']:.1f}", f"{v['median']:.1f}", f"{v['p95']:.1f}")
+    console.print(t)
+    if summary["draws"]:
+        console.print(f"games without a single winner: {summary['draws']}")
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="a replay file (JSON)")],
+    as_json: Annotated[bool, typer.Option("--json", help="print the final full view and "
+                                                         "result as JSON")] = False,
+) -> None:
+    """Re-apply a replay, verify it, and print the final result."""
+    from ..replay import Replay, ReplayError
+
+    try:
+        rep = Replay.load(file)
+        state = rep.verify()
+    except ReplayError as e:
+        fail(str(e), 1)
+    except SpieltischError as e:
+        fail(f"{file}: {e}", 1)
+    result = state.result().to_json() if state.is_over() else None
+    if as_json:
+        print(json.dumps({"game": rep.game, "actions": len(rep.actions),
+                          "over": state.is_over(), "result": result,
+                          "full_view": state.full_view()}, indent=1))
+        return
+    console.print(f"{rep.game}: {len(rep.actions)} actions re-applied and verified.")
+    if result is None:
+        console.print("The game is not over.")
+    else:
+        for s, (score, rank) in enumerate(zip(result["scores"], result["ranks"], strict=True)):
+            name = rep.seats[s] if s < len(rep.seats) else f"seat {s}"
+            console.print(f"  seat {s} ({name}): score {score:g}, place {rank}")
+        console.print(f"Winner: seat {result['winner']}")
+
+
+def main() -> None:  # pragma: no cover
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,88 @@
+"""Card representation shared by every game: integer card ids, bitmask hands.
+
+A hand (or any set of distinct cards) is a Python ``int`` whose bit ``c`` is set
+when card ``c`` is in it: membership, adding and removing are single operations,
+a copy is free, and ``mask.bit_count()`` is the size. Games with duplicate cards
+(two Purple 4s) give each physical card its own id.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+from .game import ConfigError
+
+
+def bit(card: int) -> int:
+    return 1 << card
+
+
+def mask_of(cards: Sequence[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """The card ids in ``mask``, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def iter_cards(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def lowest(mask: int) -> int:
+    """The lowest card id in a non-empty mask."""
+    return (mask & -mask).bit_length() - 1
+
+
+class Shuffler:
+    """All of a game's chance: stacked orders first, then the seeded generator.
+
+    Stacked orders (from a test or a replay) replace shuffles one by one, so any
+    scenario can be dealt exactly; later shuffles fall back to ``rng``. An order
+    may name only the top cards: the others follow in ascending id order.
+    """
+
+    __slots__ = ("rng", "stacked")
+
+    def __init__(self, rng: random.Random, stacked: list[list[int]] | None = None) -> None:
+        self.rng = rng
+        self.stacked = list(stacked or [])
+
+    def shuffled(self, cards: Sequence[int]) -> list[int]:
+        """A new order of ``cards``, top card first."""
+        if self.stacked:
+            order = self.stacked.pop(0)
+            given = set(order)
+            extra = sorted(given - set(cards))
+            if extra or len(given) != len(order):
+                raise ConfigError(
+                    "stacked deck must name each card to shuffle at most once "
+                    f"({len(order)} given, {len(cards)} to shuffle; unexpected ids {extra[:5]})"
+                )
+            # A partial order gives the top cards; the rest follow in id order.
+            return list(order) + sorted(c for c in cards if c not in given)
+        order = list(cards)
+        self.rng.shuffle(order)
+        return order
+
+    def copy(self) -> Shuffler:
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return Shuffler(rng, [list(o) for o in self.stacked])
+
+    def reseeded(self, rng: random.Random) -> Shuffler:
+        """A shuffler for a determinised copy: fresh chance, no stacked orders."""
+        return Shuffler(random.Random(rng.getrandbits(64)))

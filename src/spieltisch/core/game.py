@@ -1,0 +1,384 @@
+"""The game-agnostic engine: what every game provides and every layer above uses.
+
+A *game spec* (``GameSpec``) is registered once: name, player counts, rule options.
+Configuring it with a player count and options gives a ``Game`` (fixed sizes and
+action space, like an OpenSpiel game object).  ``Game.new_state`` deals a ``State``.
+
+A state answers:
+
+* who must act now (``to_act``) and who may act out of turn (``out_of_turn``);
+  these are sets of seats, never "the current player";
+* the legal actions of a seat, and ``check`` for any attempt: legal, *faulty*
+  (allowed to attempt but penalised, as in Hood Politix) or illegal (rejected,
+  state unchanged);
+* ``apply(seat, action)`` returning the events it caused;
+* per-seat ``view`` and ``full_view``; ``determinise`` for search bots;
+* ``deadlines``: "if nobody acts within t seconds, apply this action" — the
+  state never reads a clock; whoever runs the game does.
+
+Actions are integers in a fixed per-game action space (fast, and usable as RL
+mask indices). Each game documents a stable text form (``"play 10H 10S"``)
+through ``Game.action_to_json`` / ``Game.action_from_json``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .options import Option, validate_options
+
+if TYPE_CHECKING:
+    from ..bots.base import Bot
+
+Json = Any
+
+#: The pseudo-seat that applies deadline actions ("the clock"); see ``Deadline``.
+CLOCK = -1
+
+
+class SpieltischError(Exception):
+    """Base of all errors a user may see; the message names the problem."""
+
+
+class ConfigError(SpieltischError):
+    """A bad game name, player count, option or stacked deck."""
+
+
+class IllegalAction(SpieltischError):
+    """An action that may not even be attempted now; the state is unchanged."""
+
+    def __init__(self, reason: str, seat: int | None = None, action: Json = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.seat = seat
+        self.action = action
+
+
+class Verdict(Enum):
+    LEGAL = "legal"
+    #: Allowed to attempt, but a fault: the game applies its penalty.
+    FAULTY = "faulty"
+    ILLEGAL = "illegal"
+
+
+@dataclass(slots=True)
+class Check:
+    verdict: Verdict
+    reason: str = ""
+
+
+LEGAL = Check(Verdict.LEGAL)
+
+
+@dataclass(slots=True)
+class Event:
+    """Something that happened, as players learn of it.
+
+    ``public`` is what everyone sees; ``private`` maps a seat to extra fields only
+    that seat sees (the cards it drew, the hand it looked at).
+    """
+
+    kind: str
+    seat: int | None = None
+    public: dict[str, Json] = field(default_factory=dict)
+    private: dict[int, dict[str, Json]] | None = None
+
+    def for_seat(self, seat: int | None) -> dict[str, Json]:
+        """The event as ``seat`` sees it; ``None`` is a spectator."""
+        out: dict[str, Json] = {"kind": self.kind, "seat": self.seat, **self.public}
+        if self.private and seat is not None and seat in self.private:
+            out.update(self.private[seat])
+        return out
+
+    def full(self) -> dict[str, Json]:
+        out: dict[str, Json] = {"kind": self.kind, "seat": self.seat, **self.public}
+        if self.private:
+            out["private"] = {str(s): d for s, d in self.private.items()}
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """"If nobody acts for ``seconds``, apply ``action`` for ``seat``."
+
+    ``seat`` may be ``CLOCK``: the deadline then tells the game that time ran out
+    (a timer expired) rather than acting for a player. ``since`` identifies when
+    the timer started (the number of actions applied at that moment), so a runner
+    can tell a restarted timer from one still running.
+    """
+
+    seat: int
+    action: int
+    seconds: float
+    since: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """Final scores, ranks (1 = best, equal ranks for ties) and the winner."""
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    winner: int | None
+
+    def to_json(self) -> dict[str, Json]:
+        return {"scores": list(self.scores), "ranks": list(self.ranks), "winner": self.winner}
+
+
+class Game(ABC):
+    """A game configured with a player count and rule options (sizes are fixed)."""
+
+    spec: ClassVar[GameSpec]
+
+    def __init__(self, num_players: int, options: Mapping[str, Any]) -> None:
+        self.num_players = num_players
+        self.options = dict(options)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    # -- cards and dealing ---------------------------------------------------
+    #: Card codes indexed by card id (``"10H"``, ``"JK1"``); empty for a game without cards.
+    card_codes: ClassVar[tuple[str, ...]] = ()
+
+    def card_id(self, code: str) -> int:
+        try:
+            return self._card_index()[code.upper()]
+        except KeyError:
+            raise ConfigError(f"unknown card code {code!r} for {self.name}") from None
+
+    def _card_index(self) -> dict[str, int]:
+        cls = type(self)
+        idx = cls.__dict__.get("_card_index_cache")
+        if idx is None:
+            idx = {c.upper(): i for i, c in enumerate(cls.card_codes)}
+            cls._card_index_cache = idx  # type: ignore[attr-defined]
+        return idx
+
+    def new_state(
+        self, seed: int | None = None, deck: Sequence[Any] | None = None
+    ) -> State:
+        """Deal a new game.
+
+        ``deck`` replaces shuffles with explicit orders: either one order (list of
+        card codes, top card first) for the first shuffle, or a list of orders for
+        successive shuffles; shuffles beyond those use the seeded generator.
+        """
+        stacked = self.parse_deck(deck) if deck is not None else []
+        return self._new_state(random.Random(seed), stacked)
+
+    def parse_deck(self, deck: Sequence[Any]) -> list[list[int]]:
+        if not isinstance(deck, (list, tuple)) or not deck:
+            raise ConfigError("a stacked deck must be a non-empty list of card codes")
+        orders = deck if isinstance(deck[0], (list, tuple)) else [deck]
+        out = []
+        for order in orders:
+            if not all(isinstance(c, (str, int)) for c in order):
+                raise ConfigError("a stacked deck holds card codes such as '10H'")
+            out.append([c if isinstance(c, int) else self.card_id(c) for c in order])
+        return out
+
+    @abstractmethod
+    def _new_state(self, rng: random.Random, stacked: list[list[int]]) -> State: ...
+
+    # -- actions --------------------------------------------------------------
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """Size of the fixed action space (indices 0..num_actions-1)."""
+
+    @abstractmethod
+    def action_to_json(self, action: int) -> Json:
+        """The stable text form of an action, e.g. ``"play 10H 10S"``."""
+
+    @abstractmethod
+    def action_from_json(self, obj: Json) -> int:
+        """Parse the stable form; raise ``IllegalAction`` naming what is wrong."""
+
+    def describe_action(self, action: int) -> str:
+        """A human-readable form (the terminal shows this)."""
+        return str(self.action_to_json(action))
+
+    def render_view(self, view: dict[str, Json]) -> str:
+        """The terminal's picture of a view; games override with something readable."""
+        import json
+
+        return json.dumps(view, indent=1)
+
+    def bots(self) -> dict[str, type[Bot]]:
+        """Game-specific bots by name (e.g. ``"heuristic"``)."""
+        return {}
+
+
+class State(ABC):
+    """One position of a game. Subclasses keep their fields cheap to copy."""
+
+    game: Game
+    rng: random.Random
+    #: Number of actions applied so far (also the clock for ``Deadline.since``).
+    move_number: int
+
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
+    # -- who acts --------------------------------------------------------------
+    @abstractmethod
+    def to_act(self) -> Sequence[int]:
+        """Seats the game waits for (any order). Empty when over or waiting only on time."""
+
+    def out_of_turn(self) -> Sequence[int]:
+        """Seats that may act now although the game does not wait for them."""
+        return ()
+
+    def may_act(self) -> list[int]:
+        seats = list(self.to_act())
+        seats.extend(s for s in self.out_of_turn() if s not in seats)
+        return seats
+
+    def legal_actions(self, seat: int) -> list[int]:
+        """The actions ``seat`` may correctly take now (faulty attempts excluded).
+
+        Cached until the next action, so that the usual loop (list, pick, apply)
+        generates them once. Do not mutate the returned list.
+        """
+        cache = self.__dict__.get("_legal_cache")
+        if cache is not None and cache[0] == id(self) and cache[1] == self.move_number \
+                and cache[2] == seat:
+            return cache[3]
+        actions = self._legal_actions(seat)
+        self._legal_cache = (id(self), self.move_number, seat, actions)
+        return actions
+
+    @abstractmethod
+    def _legal_actions(self, seat: int) -> list[int]:
+        """Compute the legal actions of ``seat`` (see ``legal_actions``)."""
+
+    def check(self, seat: int, action: int) -> Check:
+        """Judge an attempt. Games with faults (Hood Politix) override this."""
+        if action in self.legal_actions(seat):
+            return LEGAL
+        return Check(Verdict.ILLEGAL, self.why_illegal(seat, action))
+
+    def why_illegal(self, seat: int, action: int) -> str:
+        """A reason for a rejected action; games give more precise ones."""
+        if self.is_over():
+            return "the game is over"
+        if seat not in self.may_act():
+            return f"seat {seat} may not act now"
+        return f"{self.game.describe_action(action)} is not legal now"
+
+    def apply(self, seat: int, action: int) -> list[Event]:
+        """Apply ``action`` for ``seat`` and return the events it caused.
+
+        Illegal actions raise ``IllegalAction`` and leave the state untouched;
+        faulty ones are applied as the game's penalty.
+        """
+        if seat != CLOCK:
+            if not (0 <= seat < self.game.num_players):
+                raise IllegalAction(f"there is no seat {seat}", seat, action)
+            if not (0 <= action < self.game.num_actions):
+                raise IllegalAction(f"action {action} is outside the action space", seat, action)
+            verdict = self.check(seat, action)
+            if verdict.verdict is Verdict.ILLEGAL:
+                raise IllegalAction(verdict.reason, seat, action)
+            if verdict.verdict is Verdict.FAULTY:
+                self.move_number += 1
+                return self._apply_fault(seat, action, verdict.reason)
+        elif not any(d.action == action for d in self.deadlines()):
+            raise IllegalAction("no deadline with that action is running", seat, action)
+        self.move_number += 1
+        return self._apply(seat, action)
+
+    @abstractmethod
+    def _apply(self, seat: int, action: int) -> list[Event]:
+        """Apply an action already checked legal."""
+
+    def _apply_fault(self, seat: int, action: int, reason: str) -> list[Event]:
+        raise NotImplementedError("this game has no faulty actions")
+
+    def deadlines(self) -> Sequence[Deadline]:
+        """Timers running now. Games without real-time rules have none."""
+        return ()
+
+    # -- end ---------------------------------------------------------------------
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def result(self) -> Result:
+        """Only valid when ``is_over()``."""
+
+    def returns(self) -> list[float]:
+        """Rewards for RL: +1 for the winner, -1 for the rest, 0 for all when tied."""
+        r = self.result()
+        n = self.num_players
+        if r.winner is None:
+            return [0.0] * n
+        return [1.0 if s == r.winner else -1.0 for s in range(n)]
+
+    # -- information -----------------------------------------------------------
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Json]:
+        """What ``seat`` may know, JSON-serialisable. ``None`` is a spectator."""
+
+    @abstractmethod
+    def full_view(self) -> dict[str, Json]:
+        """Everything (replays, debugging)."""
+
+    @abstractmethod
+    def determinise(self, seat: int, rng: random.Random) -> State:
+        """A complete state consistent with ``seat``'s view, hidden parts resampled.
+
+        The copy gets a fresh generator drawn from ``rng``: future chance is
+        unknown to the seat as well.
+        """
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy (cheap: no deepcopy)."""
+
+    def stats(self) -> dict[str, Json]:
+        """Per-game figures for simulation records, e.g. ``{"rounds": 3}``."""
+        return {}
+
+    def components(self) -> dict[str, int]:
+        """Counts of every component wherever it lies; must never change.
+
+        The conformance suite checks this invariant after every action.
+        """
+        return {}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A registered game: metadata plus the class that configures it."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...]
+    game_class: type[Game]
+    default_players: int
+    summary: str = ""
+    #: Upper bound on actions in one game, for conformance tests and runners.
+    max_actions: int = 100_000
+
+    def configure(self, num_players: int | None = None, options: Mapping[str, Any] | None = None
+                  ) -> Game:
+        """A ``Game`` for this player count and options (validated, defaults filled in)."""
+        n = self.default_players if num_players is None else num_players
+        if not isinstance(n, int) or not (self.min_players <= n <= self.max_players):
+            raise ConfigError(
+                f"{self.name} is for {self.min_players}–{self.max_players} players, not {n}"
+            )
+        opts = validate_options(self.name, self.options, options or {})
+        return self.game_class(n, opts)

@@ -1,0 +1,1 @@
+"""One package per game; each exposes ``SPEC`` (a ``GameSpec``) and is found automatically."""

@@ -1,0 +1,64 @@
+"""Set-ups for President scenarios: seats A, B, C, D are 0, 1, 2, 3."""
+
+from __future__ import annotations
+
+import pytest
+
+from spieltisch.core import get_spec
+from spieltisch.games.president import cards as C
+from spieltisch.games.president.state import PresidentState
+
+A, B, C_, D = 0, 1, 2, 3
+
+
+def deal_order(hands: dict[int, list[str]], n: int, leader: int) -> list[str]:
+    """A stacked order that deals ``hands`` (partial hands are filled up) from ``leader``.
+
+    Cards are dealt one at a time clockwise from the leader (§2.2), so the order is
+    interleaved: card k goes to seat (leader + k) mod n.
+    """
+    sizes = [54 // n + (1 if (s - leader) % n < 54 % n else 0) for s in range(n)]
+    named = {c for h in hands.values() for c in h}
+    spare = [c for c in C.CARD_CODES if c not in named]
+    full = {}
+    for s in range(n):
+        h = list(hands.get(s, []))
+        while len(h) < sizes[s]:
+            h.append(spare.pop())  # from the top: 2s and Jokers go to unnamed seats first
+        full[s] = h
+    return [full[(leader + k) % n].pop(0) for k in range(54)]
+
+
+def new_state(hands: dict[int, list[str]], n: int = 4, leader: int = 0, skip_rule: bool = False,
+              later: list[list[str]] | None = None) -> PresidentState:
+    game = get_spec("president").configure(n, {"skip_rule": skip_rule, "first_leader": leader})
+    deck = [deal_order(hands, n, leader)] + (later or [])
+    state = game.new_state(seed=0, deck=deck)
+    assert isinstance(state, PresidentState)
+    return state
+
+
+def act(state: PresidentState, seat: int, text: str) -> None:
+    state.apply(seat, state.game.action_from_json(text))
+
+
+def legal_texts(state: PresidentState, seat: int) -> set[str]:
+    return {state.game.action_to_json(a) for a in state.legal_actions(seat)}
+
+
+def arrange(state: PresidentState, hands: dict[int, list[str]]) -> None:
+    """Test-only surgery: give seats exactly these hands mid-round; other cards count as played.
+
+    Used for end-of-round scenarios that would otherwise need dozens of scripted piles.
+    """
+    all_named = 0
+    for s in range(state.num_players):
+        mask = sum(1 << state.game.card_id(c) for c in hands.get(s, []))
+        state.hands[s] = mask
+        all_named |= mask
+    state.played = ((1 << 54) - 1) & ~all_named
+
+
+@pytest.fixture
+def seats():
+    return A, B, C_, D

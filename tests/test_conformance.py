@@ -1,0 +1,209 @@
+"""The generic conformance suite: every registered game must pass it.
+
+It knows no game: it drives each one only through the engine API.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from spieltisch.bots.base import RandomBot
+from spieltisch.core import IllegalAction, Verdict, game_names, get_spec
+from spieltisch.replay import Replay
+from spieltisch.runner import play_out, step
+
+CASES = [(name, n) for name in game_names()
+         for n in sorted({get_spec(name).min_players, get_spec(name).default_players,
+                          get_spec(name).max_players})]
+IDS = [f"{name}-{n}p" for name, n in CASES]
+
+
+def random_bots(game, seed):
+    return [RandomBot(game, s, seed * 100 + s, react_p=0.2) for s in range(game.num_players)]
+
+
+def snapshot(state):
+    return json.dumps(state.full_view(), sort_keys=True)
+
+
+def sample_states(name, n, games=6, seed=0, every=7):
+    """States met along random games (every ``every``-th action)."""
+    game = get_spec(name).configure(n)
+    out = []
+    for g in range(games):
+        rng = random.Random(seed + g)
+        state = game.new_state(seed=seed + g)
+        bots = random_bots(game, seed + g)
+        k = 0
+        while not state.is_over() and k < game.spec.max_actions:
+            if k % every == 0:
+                out.append(state.clone())
+            step(state, bots, rng)
+            k += 1
+        out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_random_games_end_and_conserve_components(name, n):
+    """Random games end within the bound; components never change; every step is legal."""
+    game = get_spec(name).configure(n)
+    for g in range(40):
+        state = game.new_state(seed=1000 + g)
+        components = state.components()
+        rng = random.Random(g)
+        bots = random_bots(game, g)
+        count = 0
+        while not state.is_over():
+            step(state, bots, rng)
+            count += 1
+            assert count <= game.spec.max_actions, "game did not end within max_actions"
+            assert state.components() == components
+        result = state.result()
+        assert len(result.scores) == n and len(result.ranks) == n
+        assert sorted(set(result.ranks)) == sorted(set(result.ranks)) and min(result.ranks) == 1
+        if result.winner is not None:
+            assert result.ranks[result.winner] == 1
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_thousands_of_random_games(name, n):
+    game = get_spec(name).configure(n)
+    for g in range(1000):
+        state = game.new_state(seed=g)
+        play_out(state, random_bots(game, g), random.Random(g))
+        assert state.is_over()
+        json.dumps(state.result().to_json())
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_replay_round_trip(name, n):
+    """Same seed and actions give identical states and views; the replay file verifies."""
+    game = get_spec(name).configure(n)
+    state = game.new_state(seed=7)
+    out = play_out(state, random_bots(game, 7), random.Random(7))
+    replay = Replay.start(game.new_state(seed=7), seed=7)
+    twin = game.new_state(seed=7)
+    for seat, action in out.actions:
+        replay.record(game, seat, action)
+        twin.apply(seat, action)
+    replay.result = state.result().to_json()
+    assert snapshot(twin) == snapshot(state)
+    for seat in range(n):
+        assert twin.view(seat) == state.view(seat)
+    loaded = Replay.from_json(json.loads(json.dumps(replay.to_json())))
+    assert snapshot(loaded.verify()) == snapshot(state)
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_same_seed_same_deal(name, n):
+    game = get_spec(name).configure(n)
+    assert snapshot(game.new_state(seed=3)) == snapshot(game.new_state(seed=3))
+    deals = {snapshot(game.new_state(seed=s)) for s in range(5)}
+    assert len(deals) > 1, "different seeds should give different games"
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_every_legal_action_applies(name, n):
+    for state in sample_states(name, n, games=3):
+        for seat in state.may_act():
+            for action in state.legal_actions(seat):
+                assert state.check(seat, action).verdict is Verdict.LEGAL
+                twin = state.clone()
+                twin.apply(seat, action)
+        if not state.is_over():
+            assert state.may_act() or state.deadlines(), "nobody may act and no deadline runs"
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_clone_is_independent(name, n):
+    for state in sample_states(name, n, games=2)[:30]:
+        before = snapshot(state)
+        twin = state.clone()
+        assert snapshot(twin) == before
+        seats = twin.may_act()
+        if seats and twin.legal_actions(seats[0]):
+            twin.apply(seats[0], twin.legal_actions(seats[0])[0])
+        assert snapshot(state) == before
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_action_forms_round_trip(name, n):
+    game = get_spec(name).configure(n)
+    for action in range(game.num_actions):
+        text = game.action_to_json(action)
+        assert json.loads(json.dumps(text)) == text
+        assert game.action_from_json(text) == action
+        assert isinstance(game.describe_action(action), str)
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_malformed_action_text_is_a_clear_error(name, n):
+    game = get_spec(name).configure(n)
+    for bad in ("", "frobnicate 99", 42, None, ["x"], "play ZZ9"):
+        with pytest.raises(IllegalAction) as e:
+            game.action_from_json(bad)
+        assert str(e.value)
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_views_are_json_and_hide_what_determinisation_resamples(name, n):
+    """Resampling what a seat cannot see changes neither its view nor its options."""
+    rng = random.Random(5)
+    for state in sample_states(name, n, games=3, every=5):
+        for seat in range(n):
+            view = state.view(seat)
+            json.dumps(view)
+            for _ in range(2):
+                sample = state.determinise(seat, rng)
+                assert sample.view(seat) == view
+                assert sorted(sample.legal_actions(seat)) == sorted(state.legal_actions(seat))
+                assert list(sample.to_act()) == list(state.to_act())
+                assert sample.components() == state.components()
+        json.dumps(state.view(None))
+        json.dumps(state.full_view())
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_determinised_states_play_on(name, n):
+    """A sampled state is a complete, playable game."""
+    rng = random.Random(9)
+    game = get_spec(name).configure(n)
+    for i, state in enumerate(sample_states(name, n, games=2, every=11)[:12]):
+        if state.is_over():
+            continue
+        sample = state.determinise(i % n, rng)
+        play_out(sample, random_bots(game, i), random.Random(i))
+        assert sample.is_over()
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_illegal_actions_leave_state_unchanged(name, n):
+    states = sample_states(name, n, games=2, every=9)[:25]
+
+    @settings(max_examples=60, deadline=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(st.data())
+    def check(data):
+        state = data.draw(st.sampled_from(states))
+        game = state.game
+        seat = data.draw(st.integers(min_value=-2, max_value=n + 1))
+        action = data.draw(st.integers(min_value=-3, max_value=game.num_actions + 3))
+        if 0 <= seat < n and 0 <= action < game.num_actions:
+            verdict = state.check(seat, action).verdict
+            if verdict is not Verdict.ILLEGAL:
+                return
+        elif seat == -1 and any(d.action == action for d in state.deadlines()):
+            return
+        before = snapshot(state)
+        with pytest.raises(IllegalAction) as e:
+            state.apply(seat, action)
+        assert str(e.value)
+        assert snapshot(state) == before
+
+    check()
