@@ -76,12 +76,13 @@ def main() -> int:
                   f"games/s={r['games_per_s']:>8}  decisions/game={r['decisions_per_game']}",
                   flush=True)
     if args.peers:
-        peers = json.load(open(args.peers))
-        by = {(r.get("engine", "").split()[0].lower(), r.get("game")): r for r in peers}
+        with open(args.peers) as f:
+            peers = json.load(f)
+        results = peers["results"] if isinstance(peers, dict) else peers
+        by = {(r.get("engine"), r.get("game")): r for r in results if r.get("steps_per_s")}
         print("\nRatios to peers (ours / theirs, decisions per second):")
         for key, label in PEER_ANCHORS.items():
-            peer = next((r for (e, g), r in by.items() if e.startswith(key[0]) and g == key[1]
-                         and r.get("steps_per_s")), None)
+            peer = by.get(key)
             if peer is None:
                 continue
             for r in rows:

@@ -54,3 +54,27 @@ def test_illegal_seat_and_out_of_space_action():
         s.apply(s.to_act()[0], 10_000)
     with pytest.raises(IllegalAction, match="no deadline"):
         s.apply(-1, 0)
+
+
+def test_events_are_redacted_per_seat():
+    s = new_game("president", 4, seed=3)
+    # The first round's deal event is produced at creation; find it via a fresh round end.
+    from spieltisch.core.game import Event
+
+    ev = Event("deal", None, {"round": 1}, {0: {"hand": ["3C"]}, 1: {"hand": ["4C"]}})
+    assert ev.for_seat(0)["hand"] == ["3C"]
+    assert "hand" not in ev.for_seat(2) and "hand" not in ev.for_seat(None)
+    assert ev.full()["private"] == {"0": {"hand": ["3C"]}, "1": {"hand": ["4C"]}}
+    # Exchange events tell only giver and receiver which cards moved.
+    import random
+
+    rng = random.Random(0)
+    while s.round < 2:
+        seat = s.to_act()[0]
+        events = s.apply(seat, rng.choice(s.legal_actions(seat)))
+    exchanges = [e for e in events if e.kind == "exchange"]
+    assert exchanges
+    for e in exchanges:
+        giver, receiver = e.seat, e.public["to"]
+        for seat in range(4):
+            assert ("cards" in e.for_seat(seat)) == (seat in (giver, receiver))

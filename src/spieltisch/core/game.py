@@ -243,15 +243,19 @@ class State(ABC):
         seats.extend(s for s in self.out_of_turn() if s not in seats)
         return seats
 
+    #: (owner id, move number, seat, actions): see ``legal_actions``.
+    _legal_cache: tuple[int, int, int, list[int]] | None = None
+
     def legal_actions(self, seat: int) -> list[int]:
         """The actions ``seat`` may correctly take now (faulty attempts excluded).
 
         Cached until the next action, so that the usual loop (list, pick, apply)
-        generates them once. Do not mutate the returned list.
+        generates them once. Do not mutate the returned list. The cache is keyed by
+        the object's id too, so a clone or determinisation never trusts it.
         """
-        cache = self.__dict__.get("_legal_cache")
-        if cache is not None and cache[0] == id(self) and cache[1] == self.move_number \
-                and cache[2] == seat:
+        cache = self._legal_cache
+        if cache is not None and cache[1] == self.move_number and cache[2] == seat \
+                and cache[0] == id(self):
             return cache[3]
         actions = self._legal_actions(seat)
         self._legal_cache = (id(self), self.move_number, seat, actions)
@@ -281,7 +285,11 @@ class State(ABC):
         Illegal actions raise ``IllegalAction`` and leave the state untouched;
         faulty ones are applied as the game's penalty.
         """
-        if seat != CLOCK:
+        if seat == CLOCK:
+            if not any(d.action == action and d.seat == CLOCK for d in self.deadlines()):
+                raise IllegalAction("no deadline with that action is running", seat, action)
+        elif not (0 <= seat < self.game.num_players and action in self.legal_actions(seat)):
+            # Not a listed legal action: judge it (illegal, or faulty in some games).
             if not (0 <= seat < self.game.num_players):
                 raise IllegalAction(f"there is no seat {seat}", seat, action)
             if not (0 <= action < self.game.num_actions):
@@ -292,8 +300,6 @@ class State(ABC):
             if verdict.verdict is Verdict.FAULTY:
                 self.move_number += 1
                 return self._apply_fault(seat, action, verdict.reason)
-        elif not any(d.action == action for d in self.deadlines()):
-            raise IllegalAction("no deadline with that action is running", seat, action)
         self.move_number += 1
         return self._apply(seat, action)
 

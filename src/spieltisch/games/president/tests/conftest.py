@@ -57,6 +57,7 @@ def arrange(state: PresidentState, hands: dict[int, list[str]]) -> None:
         state.hands[s] = mask
         all_named |= mask
     state.played = ((1 << 54) - 1) & ~all_named
+    state.__dict__.pop("_legal_cache", None)  # the surgery bypassed apply()
 
 
 @pytest.fixture

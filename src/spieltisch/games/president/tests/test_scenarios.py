@@ -204,6 +204,7 @@ def play_round_c_a_d_b(s):
         s.apply(seat, s.legal_actions(seat)[0])
     arrange(s, {A: ["KC"], B: ["3C", "3D"], C: ["AC"], D: ["5C", "6C"]})
     s._new_pile(C)
+    s.__dict__.pop("_legal_cache", None)
     act(s, C, "play AC")           # C goes out first
     for seat in (D, A, B):
         act(s, seat, "pass")
