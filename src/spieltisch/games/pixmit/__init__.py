@@ -1,0 +1,26 @@
+"""Pixmit (Romulan Tarot): the 33-card set-collecting trading game for 2–4 players."""
+
+from ...core.game import GameSpec
+from ...core.options import Option
+from .state import PixmitGame, PixmitState
+
+SPEC = GameSpec(
+    name="pixmit",
+    title="Pixmit (Romulan Tarot)",
+    min_players=2,
+    max_players=4,
+    default_players=4,
+    options=(
+        Option("mode", str, "pro",
+               "pro: announcements about offered cards may be lies; beginner: they must be true",
+               choices=("pro", "beginner")),
+        Option("start_player", int, -1,
+               "seat that starts every round (-1: a random seat)", minimum=-1, maximum=3),
+    ),
+    game_class=PixmitGame,
+    summary="Trade face-down cards for 3 rounds, collect sets, call Pixmit; exact best scoring.",
+    max_actions=1_000,
+)
+PixmitGame.spec = SPEC
+
+__all__ = ["SPEC", "PixmitGame", "PixmitState"]

@@ -1,0 +1,177 @@
+"""A Pixmit bot a casual player would find sensible.
+
+- Values a hand as its exact score now plus a share of the best unit it can still
+  reach ("plan"): 5-card sets, named sets, Elite and 3er-Sätze, discounted by how
+  many cards are missing and how many draws and trades are left.
+- Offers (and gives back, sends via the Bote, puts under the stack) the cards that
+  do not fit that plan; announces the truth in beginner mode and mostly in pro
+  mode (now and then a bluff).
+- Vetoes an offer whose announcements are all useless to its own plan.
+- Calls Pixmit when its score, after the expected hunt losses, is ahead of what
+  opponents typically hold at that point; always uses Wissen; invokes Schöpfung
+  in the 2-player game (the swap beats the Bote).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...bots.base import Bot, Observation
+from . import actions as A
+from . import cards as C
+
+_W = (1.0, 0.4, 0.15, 0.05, 0.0, 0.0)
+
+# plans: (mask of useful cards, cards needed, points)
+_PLANS: list[tuple[int, int, int]] = []
+for _g, _pts in ((C.PK, 75), (C.DK, 90), (C.OK, 100), (C.ASK, 100)):
+    _PLANS.append((C.MEMBERS[_g], 5, _pts))
+for _g in range(8):
+    _PLANS.append((C.MEMBERS[_g], 3, 30))
+_PLANS += [(C.CREATION, 3, 40), (C.KNOWLEDGE, 3, 50), (C.ANNIHILATION, 3, 50),
+           (C.ELITE, 4, 150)]
+_FIRE = C.MEMBERS[C.FK]
+_BEAST_T = C.MEMBERS[C.TK]
+_BEAST_A = C.MEMBERS[C.AK]
+
+
+def potential(hand: int, chances: float) -> float:
+    """Score now plus a discounted share of the best reachable unit.
+
+    ``chances`` scales the discount: about 1 early in the game, 0 at the end.
+    """
+    now = C.score(hand)
+    if chances <= 0:
+        return float(now)
+    best = 0.0
+    for mask, size, pts in _PLANS:
+        have = (hand & mask).bit_count()
+        need = size - have if have < size else 0
+        if need < 4:
+            val = pts * _W[need]
+            if val > best:
+                best = val
+    fire = (hand & _FIRE).bit_count()
+    need = max(0, 3 - fire) + max(0, 5 - hand.bit_count() - 1)
+    best = max(best, 100 * _W[min(need, 5)])
+    need = max(0, 2 - (hand & _BEAST_T).bit_count()) + max(0, 3 - (hand & _BEAST_A).bit_count())
+    best = max(best, 120 * _W[min(need, 5)])
+    return now + chances * max(0.0, best - now) * 0.6
+
+
+class HeuristicBot(Bot):
+    name = "heuristic"
+
+    def __init__(self, game: Any, seat: int, seed: int | None = None, call_at: float = 55.0,
+                 bluff: float = 0.3, **params: Any) -> None:
+        super().__init__(game, seat, seed, **params)
+        self.call_at = float(call_at)
+        self.bluff = float(bluff)
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _hand(self, view: dict[str, Any]) -> int:
+        return sum(1 << (int(code) - 1) for code in view["hand"])
+
+    def _chances(self, view: dict[str, Any]) -> float:
+        n = view["players"]
+        done = (view["round"] - 1) * n + ((view["active"] - view["start_player"]) % n)
+        return max(0.0, 1.0 - done / (3 * n))
+
+    def _cheapest(self, hand: int, options: list[tuple[int, int]], chances: float) -> int:
+        """The action whose cards (mask) cost the least potential to part with."""
+        base = potential(hand, chances)
+        return min(options, key=lambda am: (base - potential(hand & ~am[1], chances),
+                                            self.rng.random()))[0]
+
+    # -- decisions -------------------------------------------------------------------------
+    def act(self, obs: Observation) -> int | None:
+        actions = obs.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        view = obs.view
+        phase = view["phase"]
+        space = self.game.space
+        hand = self._hand(view)
+        chances = self._chances(view)
+        if phase == "turn":
+            if A.CALL in actions and self._should_call(hand, view):
+                return A.CALL
+            if A.KNOWLEDGE in actions:
+                return A.KNOWLEDGE
+            return self._offer(hand, actions, view, chances)
+        if phase == "claim":
+            return self._claim(actions, view)
+        if phase == "response":
+            return self._respond(hand, view, chances)
+        if phase == "creation":
+            return A.CREATION if view["players"] == 2 else A.PASS
+        if phase == "return":
+            opts = [(a, C.SUBSETS[a - space.return_base]) for a in actions]
+            return self._cheapest(hand, opts, chances)
+        if phase == "messenger":
+            opts = [(a, 1 << (a - space.messenger_base)) for a in actions]
+            return self._cheapest(hand, opts, chances)
+        if phase == "discard":
+            opts = [(a, 1 << (a - space.bottom_base)) for a in actions]
+            return self._cheapest(hand, opts, chances)
+        return self.rng.choice(actions)
+
+    def _should_call(self, hand: int, view: dict[str, Any]) -> bool:
+        now = C.score(hand)
+        if hand & (1 << C.JOKER_21):
+            # the hunt: expect about one random card drawn per opponent without a set
+            cards = [x for x in range(C.NUM_CARDS) if hand >> x & 1]
+            now = sum(C.score(hand & ~(1 << x)) for x in cards) / len(cards)
+        if view["round"] == 3:
+            return now >= self.call_at * 0.8
+        return now >= self.call_at
+
+    def _offer(self, hand: int, actions: list[int], view: dict[str, Any],
+               chances: float) -> int:
+        cards = [x for x in range(C.NUM_CARDS) if hand >> x & 1]
+        base = potential(hand, chances)
+        loss = {x: base - potential(hand & ~(1 << x), chances) for x in cards}
+        order = sorted(cards, key=lambda x: (loss[x], self.rng.random()))
+        give = 1 << order[0]
+        if len(order) >= 2:
+            pair = give | (1 << order[1])
+            if base - potential(hand & ~pair, chances) <= 0.5:
+                give = pair
+        targets = [t for t in range(view["players"]) if t != self.seat]
+        self.rng.shuffle(targets)
+        for mask in (give, 1 << order[0]):
+            idx = C.SUBSET_INDEX[mask]
+            for t in targets:
+                a = self.game.space.offer(t, idx)
+                if a in actions:
+                    return a
+        return self.rng.choice(actions)
+
+    def _claim(self, actions: list[int], view: dict[str, Any]) -> int:
+        base = self.game.space.claim_base
+        offer = view["offer"]
+        card = int(offer["cards"][len(offer["claims"])]) - 1
+        truthful = [base + x for x in C.TRUTHFUL[card] if x <= len(C.GROUPS)]
+        if view["mode"] == "pro" and self.rng.random() < self.bluff:
+            groups = [base + 1 + g for g in range(len(C.GROUPS))]
+            return self.rng.choice(groups)
+        choices = [a for a in truthful if a in actions] or actions
+        return self.rng.choice(choices)
+
+    def _respond(self, hand: int, view: dict[str, Any], chances: float) -> int:
+        claims = view["offer"]["claims"]
+        base = potential(hand, chances)
+        useful = False
+        for claim in claims:
+            if claim == "none":
+                useful = True
+            elif claim in C.GROUPS:
+                g = C.GROUPS.index(claim)
+                if hand & C.MEMBERS[g] & ~(1 << C.JOKER_21):
+                    useful = True
+            else:
+                x = int(claim) - 1
+                if potential(hand | (1 << x), chances) > base + 1:
+                    useful = True
+        return A.ACCEPT if useful else A.VETO
+

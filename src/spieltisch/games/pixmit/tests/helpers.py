@@ -1,0 +1,95 @@
+"""Set-ups for Pixmit scenarios: stacked decks and scripted turns (seats A, B, C, D = 0..3)."""
+
+from __future__ import annotations
+
+from spieltisch.core import get_spec
+from spieltisch.games.pixmit import cards as C
+from spieltisch.games.pixmit.state import PixmitState
+
+A, B, C_, D = 0, 1, 2, 3
+
+
+def code(n: int) -> str:
+    return f"{n:02d}"
+
+
+def mask(*numbers: int) -> int:
+    return C.m(*numbers)
+
+
+def numbers(hand: int) -> set[int]:
+    return {x + 1 for x in range(C.NUM_CARDS) if hand >> x & 1}
+
+
+def new_state(deck: list, n: int, start: int = 0, mode: str = "pro") -> PixmitState:
+    game = get_spec("pixmit").configure(n, {"mode": mode, "start_player": start})
+    state = game.new_state(seed=0, deck=deck)
+    assert isinstance(state, PixmitState)
+    return state
+
+
+def deal_order(hands: dict[int, list[int]], stack_top: list[int], n: int, start: int) -> list[str]:
+    """Top-first order: 2 cards to each seat from the start player clockwise, then the stack."""
+    order: list[int] = []
+    for i in range(n):
+        order.extend(hands[(start + i) % n])
+    order.extend(stack_top)
+    return [code(x) for x in order]
+
+
+def act(state: PixmitState, seat: int, text: str) -> None:
+    state.apply(seat, state.game.action_from_json(text))
+
+
+def legal_texts(state: PixmitState, seat: int) -> set[str]:
+    return {state.game.action_to_json(a) for a in state.legal_actions(seat)}
+
+
+def reach_round3(finals: dict[int, list[int]], n: int, start: int = 0,
+                 targets: dict[int, int] | None = None, hunt: list[list[str]] | None = None,
+                 mode: str = "pro") -> PixmitState:
+    """Play rounds 1 and 2 so that every seat holds ``finals[seat]`` when round 3 starts.
+
+    Each seat is dealt a junk card and its first card; in rounds 1 and 2 it offers its
+    junk card to ``targets[seat]`` (default: its left neighbour), who vetoes, so it draws
+    its next card from the stack (the junk goes under the stack). Round 2 draws give each
+    seat one wanted card and one new junk card. ``hunt`` holds stacked orders for the
+    hunt's random draws.
+    """
+    targets = targets or {p: (p + 1) % n for p in range(n)}
+    used = {x for h in finals.values() for x in h}
+    spare = [x for x in range(1, 34) if x not in used and x != 21]
+    junk1 = {p: spare.pop() for p in range(n)}
+    junk2 = {p: spare.pop() for p in range(n)}
+    order = [(start + i) % n for i in range(n)]
+    stack = [finals[p][1] for p in order]                      # round 1 veto draws
+    for p in order:                                            # round 2 draws
+        stack += [finals[p][2], junk2[p]]
+    stack += [finals[p][3] for p in order]                     # round 2 veto draws
+    for p in order:                                            # round 3 draws
+        stack += [finals[p][4], finals[p][5]]
+    deck = deal_order({p: [junk1[p], finals[p][0]] for p in range(n)}, stack, n, start)
+    state = new_state([deck] + (hunt or []), n, start, mode)
+    for junk in (junk1, junk2):
+        for p in order:
+            act(state, p, f"offer {targets[p]} {code(junk[p])}")
+            act(state, p, "claim none" if mode == "pro" else f"claim {code(junk[p])}")
+            act(state, targets[p], "veto")
+            if state.phase == 3:  # Schöpfung offered: let the veto stand
+                act(state, p, "pass")
+    assert state.round == 3
+    for p in range(n):
+        assert numbers(state.hands[p]) == set(finals[p]), (p, numbers(state.hands[p]))
+    return state
+
+
+def arrange(state: PixmitState, hands: dict[int, list[int]]) -> None:
+    """Test-only surgery: give seats exactly these hands; other cards go to the stack."""
+    named = 0
+    for p, h in hands.items():
+        state.hands[p] = mask(*h)
+        named |= state.hands[p]
+    rest = [x for x in range(C.NUM_CARDS) if not named >> x & 1]
+    state.stack = rest[::-1]
+    state.known = state.hands[:]
+    state._fix21()
