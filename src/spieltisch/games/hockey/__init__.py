@@ -1,0 +1,25 @@
+"""Hockey: the two-player fishing game of breakaways and goals (see ``rules.md``)."""
+
+from ...core.game import GameSpec
+from ...core.options import Option
+from .state import HockeyGame, HockeyState
+
+SPEC = GameSpec(
+    name="hockey",
+    title="Hockey",
+    min_players=2,
+    max_players=2,
+    options=(
+        Option("first_dealer", int, -1,
+               "seat that deals period 1 (-1: a random seat); the dealer alternates",
+               minimum=-1, maximum=1),
+    ),
+    game_class=HockeyGame,
+    default_players=2,
+    summary="Two players play single cards onto a pile: a Jack or a matching rank makes a "
+            "breakaway, matching again on your next turn scores a goal. Three periods.",
+    max_actions=52 * 500,
+)
+HockeyGame.spec = SPEC
+
+__all__ = ["SPEC", "HockeyGame", "HockeyState"]

@@ -1,0 +1,63 @@
+"""Hockey's cards: one standard 52-card deck; only the rank matters.
+
+Card id = ``rank * 4 + suit`` with ranks ``A 2 3 4 5 6 7 8 9 10 J Q K`` (0..12) and
+suits ``C D H S`` (0..3), so ``rank = id >> 2``. Codes are rank + suit letter
+(``"10H"``, ``"JS"``, ``"AC"``); the terminal shows suit symbols (``10♥``).
+
+The action space is the card ids: action ``c`` is "play card ``c``".
+"""
+
+from __future__ import annotations
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS: tuple[str, ...] = ("C", "D", "H", "S")
+SUIT_SYMBOLS: tuple[str, ...] = ("♣", "♦", "♥", "♠")
+RANK_NAMES: tuple[str, ...] = ("Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+                               "Jack", "Queen", "King")
+
+NUM_RANKS = 13
+NUM_CARDS = 52
+#: The Jack's rank index: a Jack always makes a breakaway and never scores.
+JACK = 10
+
+#: ``CODES[c]`` is the stable code of card ``c`` (``"10H"``).
+CODES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
+#: ``SYMBOLS[c]`` is the terminal form of card ``c`` (``"10♥"``).
+SYMBOLS: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUIT_SYMBOLS)
+#: ``RANK[c]`` is the rank index of card ``c``.
+RANK: tuple[int, ...] = tuple(c >> 2 for c in range(NUM_CARDS))
+#: ``RANK_MASK[r]`` holds the four cards of rank ``r``.
+RANK_MASK: tuple[int, ...] = tuple(0xF << (4 * r) for r in range(NUM_RANKS))
+#: ``BIT[c]`` is ``1 << c``.
+BIT: tuple[int, ...] = tuple(1 << c for c in range(NUM_CARDS))
+FULL_DECK: tuple[int, ...] = tuple(range(NUM_CARDS))
+ALL_CARDS_MASK = (1 << NUM_CARDS) - 1
+
+#: Deal schedule per period, cards each per deal (§2): regular periods 1–3 and overtime.
+REGULAR_DEALS: tuple[int, ...] = (5, 5, 5, 5, 6)
+OVERTIME_DEALS: tuple[int, ...] = (4, 4, 4, 4, 4, 6)
+REGULAR_PERIODS = 3
+
+# Hand -> list of card ids, by table lookup on four 13-bit slices of the mask (one
+# slice per suit-interleaved quarter of the deck): faster than a bit loop.
+_CHUNK = 13
+_CHUNK_MASK = (1 << _CHUNK) - 1
+
+
+def _chunk_table(base: int) -> tuple[tuple[int, ...], ...]:
+    """``table[m]`` = the card ids ``base + i`` for the bits ``i`` of ``m`` (13 bits)."""
+    table: list[tuple[int, ...]] = [()]
+    for i in range(_CHUNK):
+        table += [t + (base + i,) for t in table]
+    return tuple(table)
+
+
+_CHUNK_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    _chunk_table(base) for base in (0, 13, 26, 39))
+
+
+def cards_in(mask: int) -> list[int]:
+    """The card ids in ``mask``, ascending (table-driven: the benchmark hot path)."""
+    t = _CHUNK_CARDS
+    m = _CHUNK_MASK
+    return [*t[0][mask & m], *t[1][mask >> 13 & m], *t[2][mask >> 26 & m], *t[3][mask >> 39]]
