@@ -1,0 +1,199 @@
+"""HOAX components and the precomputed action tables.
+
+Identity cards: 14 ids, card ``c`` shows identity ``c // 2`` (two copies of each of
+the 7 identities). Chip types: 0 gold, 1 wine, 2 grain.
+
+Every action is an integer; ``ActionTable(n)`` (cached per player count) holds the
+decoding arrays (``kind``, ``p1``..``p4``) and the encoding lookups used to build
+legal-action lists quickly.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+# -- identities ---------------------------------------------------------------------
+BARON, MONK, JUDGE, MERCHANT, MAGICIAN, THIEF, FARMER = range(7)
+NUM_IDENTITIES = 7
+ALL_IDENTITIES = (1 << NUM_IDENTITIES) - 1
+IDENTITY_NAMES = ("baron", "monk", "judge", "merchant", "magician", "thief", "farmer")
+#: The Dutch names of the source text, shown beside the English ones.
+IDENTITY_ORIGINAL = ("baron", "monnik", "rechter", "handelaar", "magiër", "dief", "boer")
+IDENTITY_CODES = ("BAR", "MON", "JUD", "MER", "MAG", "THI", "FAR")
+
+NUM_CARDS = 14
+CARD_CODES: tuple[str, ...] = tuple(f"{IDENTITY_CODES[c // 2]}{c % 2 + 1}"
+                                    for c in range(NUM_CARDS))
+
+# -- chips --------------------------------------------------------------------------
+GOLD, WINE, GRAIN = range(3)
+CHIP_NAMES = ("gold", "wine", "grain")
+CHIP_ORIGINAL = ("goud", "wijn", "graan")
+CHIP_LETTERS = ("G", "W", "R")
+CHIPS_PER_TYPE = 20
+TRADE_MAX = CHIPS_PER_TYPE  # nobody can hold more loose chips of one type
+
+#: Ordered (give, get) pairs of different chip types for a trade.
+TRADE_PAIRS = tuple((a, b) for a in range(3) for b in range(3) if a != b)
+#: Thief variants (n, k): n chips, k of them out of trios.
+STEAL_VARIANTS = ((1, 0), (1, 1), (2, 0), (2, 1), (2, 2))
+
+# -- action kinds -------------------------------------------------------------------
+(K_COVER, K_CHIP, K_TAKEGOLD, K_TAX, K_PRESS, K_COLLECT, K_JWINE, K_JGRAIN, K_EARN,
+ K_TRADE, K_ENCHANT, K_STEAL, K_HARVEST, K_BUY, K_ACCUSE, K_SHOW, K_DOUBT, K_VOTE_DOUBT,
+ K_VOTE_TRUST, K_PROTECT, K_ILLEGAL, K_FINE, K_FORGIVE, K_PAY, K_PASS, K_GIVE, K_TRIO,
+ K_CLOSE) = range(28)
+
+#: The identity a personal action claims (-1: not a personal action).
+CLAIM_OF_KIND = [-1] * 28
+for _k, _x in ((K_TAKEGOLD, BARON), (K_TAX, BARON), (K_PRESS, MONK), (K_COLLECT, MONK),
+               (K_JWINE, JUDGE), (K_JGRAIN, JUDGE), (K_EARN, MERCHANT), (K_TRADE, MERCHANT),
+               (K_ENCHANT, MAGICIAN), (K_STEAL, THIEF), (K_HARVEST, FARMER)):
+    CLAIM_OF_KIND[_k] = _x
+
+MAX_SHOW = 5  # 7 identities minus the own one minus the round-start cover
+
+
+def popcount7(mask: int) -> int:
+    return mask.bit_count()
+
+
+class ActionTable:
+    """All actions of an n-player game, decoded into flat arrays."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        kind: list[int] = []
+        p1: list[int] = []
+        p2: list[int] = []
+        p3: list[int] = []
+        p4: list[int] = []
+
+        def add(k: int, a: int = -1, b: int = -1, c: int = -1, d: int = -1) -> int:
+            kind.append(k)
+            p1.append(a)
+            p2.append(b)
+            p3.append(c)
+            p4.append(d)
+            return len(kind) - 1
+
+        self.cover = [add(K_COVER, x) for x in range(NUM_IDENTITIES)]
+        self.chip = [add(K_CHIP, t) for t in range(3)]
+        self.takegold = add(K_TAKEGOLD)
+        self.tax = [add(K_TAX, t) for t in range(3)]
+        self.press = add(K_PRESS)
+        self.collect = add(K_COLLECT)
+        self.jwine = add(K_JWINE)
+        self.jgrain = add(K_JGRAIN)
+        self.earn = add(K_EARN)
+        self.harvest = add(K_HARVEST)
+        # trade[partner][pair] -> list of ids for m = 1..TRADE_MAX; partner n is the bank
+        self.trade = [[[add(K_TRADE, partner, t1, t2, m) for m in range(1, TRADE_MAX + 1)]
+                       for (t1, t2) in TRADE_PAIRS] for partner in range(n + 1)]
+        self.enchant = [add(K_ENCHANT, q) for q in range(n)]
+        self.steal = [[[add(K_STEAL, q, t, nn, k) for (nn, k) in STEAL_VARIANTS]
+                       for t in range(3)] for q in range(n)]
+        self.buy = [[add(K_BUY, q, k) for k in range(1, MAX_SHOW + 1)] for q in range(n)]
+        self.accuse = [[add(K_ACCUSE, q, x) for x in range(NUM_IDENTITIES)] for q in range(n)]
+        self.show = [add(K_SHOW, m) for m in range(1 << NUM_IDENTITIES)]
+        self.doubt = add(K_DOUBT)
+        self.vote_doubt = add(K_VOTE_DOUBT)
+        self.vote_trust = add(K_VOTE_TRUST)
+        self.protect = add(K_PROTECT)
+        self.illegal = add(K_ILLEGAL)
+        self.fine = [add(K_FINE, t) for t in range(3)]
+        self.forgive = [add(K_FORGIVE, t) for t in range(3)]
+        self.pay = [add(K_PAY, s) for s in range(n)]
+        self.pass_to = [add(K_PASS, s) for s in range(n)]
+        self.give = [add(K_GIVE, t) for t in range(3)]
+        self.trio = add(K_TRIO)
+        self.close = add(K_CLOSE)
+        # identity-only actions by covered mask (Baron, Monk, Judge, Merchant-earn, Farmer)
+        fixed = {0: [self.takegold, *self.tax], 1: [self.press, self.collect],
+                 2: [self.jwine, self.jgrain], 3: [self.earn], 6: [self.harvest]}
+        self.simple_by_cover = [[a for x, acts in fixed.items() if not cov >> x & 1
+                                 for a in acts] for cov in range(1 << NUM_IDENTITIES)]
+        self.accuse_by_seats = [[a for q in range(n) if m >> q & 1 for a in self.accuse[q]]
+                                for m in range(1 << n)]
+        self.enchant_by_seats = [[self.enchant[q] for q in range(n) if m >> q & 1]
+                                 for m in range(1 << n)]
+        self.kind = kind
+        self.p1 = p1
+        self.p2 = p2
+        self.p3 = p3
+        self.p4 = p4
+        self.size = len(kind)
+        #: Show actions grouped by size: show_by_size[k] = ids of k-identity masks.
+        self.show_masks_by_size = [[m for m in range(1 << NUM_IDENTITIES) if m.bit_count() == k]
+                                   for k in range(NUM_IDENTITIES + 1)]
+        self._text: list[str] = [self._to_text(a) for a in range(self.size)]
+        self._parse = {t: a for a, t in enumerate(self._text)}
+
+    # -- text forms ---------------------------------------------------------------
+    def _to_text(self, a: int) -> str:
+        k, x, y, z, w = self.kind[a], self.p1[a], self.p2[a], self.p3[a], self.p4[a]
+        ch = CHIP_NAMES
+        if k == K_COVER:
+            return f"cover {IDENTITY_NAMES[x]}"
+        if k == K_CHIP:
+            return f"take {ch[x]}"
+        simple = {K_TAKEGOLD: "baron takegold", K_PRESS: "monk press", K_COLLECT: "monk collect",
+                  K_JWINE: "judge wine", K_JGRAIN: "judge grain", K_EARN: "merchant earn",
+                  K_HARVEST: "farmer harvest", K_DOUBT: "doubt", K_VOTE_DOUBT: "vote doubt",
+                  K_VOTE_TRUST: "vote trust", K_PROTECT: "protect", K_ILLEGAL: "illegal",
+                  K_TRIO: "trio", K_CLOSE: "close"}
+        if k in simple:
+            return simple[k]
+        if k == K_TAX:
+            return f"baron tax {ch[x]}"
+        if k == K_TRADE:
+            partner = "bank" if x == self.n else str(x)
+            return f"merchant trade {partner} {ch[y]} {ch[z]} {w}"
+        if k == K_ENCHANT:
+            return f"magician enchant {x}"
+        if k == K_STEAL:
+            return f"thief steal {x} {ch[y]} {z} {w}"
+        if k == K_BUY:
+            return f"buy {x} {y}"
+        if k == K_ACCUSE:
+            return f"accuse {x} {IDENTITY_NAMES[y]}"
+        if k == K_SHOW:
+            names = [IDENTITY_NAMES[i] for i in range(NUM_IDENTITIES) if x >> i & 1]
+            return "show " + " ".join(names) if names else "show"
+        if k == K_FINE:
+            return f"fine {ch[x]}"
+        if k == K_FORGIVE:
+            return f"forgive {ch[x]}"
+        if k == K_PAY:
+            return f"pay {x}"
+        if k == K_PASS:
+            return f"pass {x}"
+        if k == K_GIVE:
+            return f"give {ch[x]}"
+        raise AssertionError(k)
+
+    def text(self, a: int) -> str:
+        return self._text[a]
+
+    def parse(self, text: str) -> int | None:
+        """The id of a text form; identities in ``show`` may come in any order."""
+        norm = " ".join(text.lower().split())
+        a = self._parse.get(norm)
+        if a is None and norm.startswith("show "):
+            words = norm.split()[1:]
+            if all(w in IDENTITY_NAMES for w in words) and len(set(words)) == len(words):
+                return self.show[sum(1 << IDENTITY_NAMES.index(w) for w in words)]
+        return a
+
+
+@cache
+def action_table(n: int) -> ActionTable:
+    return ActionTable(n)
+
+
+#: Seats of a mask (masks up to 8 seats), as tuples.
+SEATS_OF: tuple[tuple[int, ...], ...] = tuple(
+    tuple(s for s in range(8) if m >> s & 1) for m in range(256))
+
+for _n in range(4, 9):
+    action_table(_n)

@@ -1,0 +1,89 @@
+"""Set-ups for HOAX scenarios: the spec's P1, P2, … are seats 0, 1, …"""
+
+from __future__ import annotations
+
+from spieltisch.core import CLOCK, get_spec
+from spieltisch.games.hoax.cards import CHIP_NAMES, IDENTITY_CODES, IDENTITY_NAMES
+from spieltisch.games.hoax.state import P_VOTE, WINDOWS, HoaxState
+
+P1, P2, P3, P4, P5, P6 = range(6)
+
+
+def deck_for(identities: list[str]) -> list[str]:
+    """A stacked order dealing ``identities[s]`` to seat s (copies 1 then 2)."""
+    used: dict[str, int] = {}
+    out = []
+    for name in identities:
+        code = IDENTITY_CODES[IDENTITY_NAMES.index(name)]
+        used[code] = used.get(code, 0) + 1
+        out.append(f"{code}{used[code]}")
+    return out
+
+
+def new_state(identities: list[str], first: int = 0, covers: list[str] | None = None,
+              chips: list[str] | None = None, later: list[list[str]] | None = None
+              ) -> HoaxState:
+    """Deal, then (unless ``covers`` is []) cover and take the starting chips.
+
+    Default covers: the Merchant (the Farmer for a Merchant); default starting chip: gold.
+    """
+    n = len(identities)
+    game = get_spec("hoax").configure(n, {"first_player": first})
+    deck = [deck_for(identities)] + [deck_for(o) for o in (later or [])]
+    state = game.new_state(seed=0, deck=deck)
+    assert isinstance(state, HoaxState)
+    if covers == []:
+        return state
+    if covers is None:
+        covers = ["farmer" if own == "merchant" else "merchant" for own in identities]
+    for s, x in enumerate(covers):
+        act(state, s, f"cover {x}")
+    for s in range(n):
+        act(state, s, f"take {(chips or ['gold'] * n)[s]}")
+    return state
+
+
+def act(state: HoaxState, seat: int, text: str) -> None:
+    state.apply(seat, state.game.action_from_json(text))
+
+
+def close(state: HoaxState) -> None:
+    """The open reaction window's deadline passes."""
+    assert state.phase in WINDOWS
+    state.apply(CLOCK, state.tab.close)
+
+
+def close_all(state: HoaxState) -> None:
+    """Let every reaction window close without reactions until someone must act."""
+    while state.phase in WINDOWS and not state.over:
+        close(state)
+
+
+def legal_texts(state: HoaxState, seat: int) -> set[str]:
+    return {state.game.action_to_json(a) for a in state.legal_actions(seat)}
+
+
+def set_chips(state: HoaxState, seat: int, gold: int = 0, wine: int = 0, grain: int = 0,
+              trios: int = 0) -> None:
+    """Test-only surgery: give ``seat`` exactly these chips, to or from the bank."""
+    state._to_bank(seat)
+    for t, k in enumerate((gold, wine, grain)):
+        state.loose[3 * seat + t] = k
+        state.bank[t] -= k + trios
+    state.trios[seat] = trios
+    assert min(state.bank) >= 0
+
+
+def chips(state: HoaxState, seat: int) -> dict[str, int]:
+    out = {CHIP_NAMES[t]: state.loose[3 * seat + t] for t in range(3)}
+    out["trios"] = state.trios[seat]
+    return out
+
+
+def vote(state: HoaxState, doubters: list[int], claimant: int) -> None:
+    """The first doubter opens the doubt; then every other voter votes (any order)."""
+    act(state, doubters[0], "doubt")
+    if state.phase != P_VOTE:
+        return
+    for s in reversed(list(state.to_act())):
+        act(state, s, "vote doubt" if s in doubters else "vote trust")

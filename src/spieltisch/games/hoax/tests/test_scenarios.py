@@ -1,0 +1,320 @@
+"""Every numbered scenario of hoax.md §8, with exact outcomes."""
+
+from __future__ import annotations
+
+import pytest
+
+from spieltisch.core import IllegalAction
+from spieltisch.games.hoax.cards import IDENTITY_NAMES
+from spieltisch.games.hoax.state import (
+    P_CHIP,
+    P_COVER,
+    P_DECLARE,
+    P_FINE,
+    P_FORGIVE,
+    P_ILLEGAL,
+    P_SETTLE,
+    P_SHOW,
+)
+
+from .conftest import (
+    P1,
+    P2,
+    P3,
+    P4,
+    P5,
+    P6,
+    act,
+    chips,
+    close,
+    close_all,
+    legal_texts,
+    new_state,
+    set_chips,
+    vote,
+)
+
+
+def last(s, kind: str) -> tuple:
+    return [e for e in s.log if e[0] == kind][-1]
+
+
+SIX = ["thief", "monk", "judge", "merchant", "magician", "farmer"]
+
+
+def test_1_setup_identity_cover_and_chip():
+    ids = ["baron", "monk", "judge", "merchant", "thief"]
+    s = new_state(ids, covers=[])
+    assert s.phase == P_COVER and sorted(s.to_act()) == [0, 1, 2, 3, 4]
+    with pytest.raises(IllegalAction, match="not your own"):
+        act(s, P1, "cover baron")
+    for seat, x in reversed(list(enumerate(["monk", "farmer", "baron", "thief", "judge"]))):
+        act(s, seat, f"cover {x}")  # any order
+    assert s.phase == P_CHIP
+    for seat, t in enumerate(["gold", "wine", "grain", "gold", "wine"]):
+        act(s, seat, f"take {t}")
+    assert s.phase == P_DECLARE and s.active == P1
+    for seat in range(5):
+        assert IDENTITY_NAMES[s.card[seat] // 2] == ids[seat]
+        assert s.covered[seat].bit_count() == 1
+        assert s.start_cover[seat] != s.card[seat] // 2
+        assert sum(s.loose[3 * seat:3 * seat + 3]) == 1 and s.trios[seat] == 0
+    assert s.tp == [0] * 5
+    assert s.bank == [18, 18, 19]
+
+
+def test_2_doubt_with_too_few_voters_is_not_official():
+    s = new_state(["farmer", "monk", "judge", "merchant", "thief"])
+    act(s, P1, "farmer harvest")
+    vote(s, [P2, P3], P1)  # 2 of R=5 doubt: needs 3
+    assert last(s, "vote")[:5] == ("vote", P1, 6, 0b110, False)
+    assert chips(s, P1) == {"gold": 1, "wine": 0, "grain": 2, "trios": 0}
+    close_all(s)  # (everybody covered the Baron: no illegal window opens)
+    assert s.active == P2 and s.phase == P_DECLARE
+
+
+def test_3_justified_doubt_covers_and_voids():
+    s = new_state(SIX)  # P1 is the Thief
+    act(s, P1, "baron takegold")
+    vote(s, [P3, P4, P6], P1)
+    assert s.covered[P1] >> 0 & 1 and s.doubt_cov[P1] == 1
+    assert chips(s, P1)["gold"] == 1  # only the starting chip
+    assert s.active == P2 and s.phase == P_DECLARE
+    assert last(s, "vote")[4:] == (True, True)  # official and justified, for everyone
+    assert s.in_round == 0b111111 and s.tp == [0] * 6
+
+
+def test_4_unjustified_doubt_reveals_scores_and_the_action_executes():
+    s = new_state(["baron", "monk", "judge", "merchant", "magician", "farmer"])
+    bank_before = list(s.bank)
+    act(s, P1, "baron takegold")
+    vote(s, [P2, P3, P4], P1)
+    assert s.tp[P1] == 3 and not s.in_round & 1 and s.revealed == 1
+    assert last(s, "execute") == ("execute", P1, s.game.action_from_json("baron takegold"),
+                                  (2, 0, 0))  # the action executed ...
+    assert chips(s, P1) == {"gold": 0, "wine": 0, "grain": 0, "trios": 0}  # ... then the bank
+    assert s.bank == [bank_before[0] + 1, bank_before[1], bank_before[2]]
+    assert s.active == P2 and s.phase == P_DECLARE
+    assert s.view(P3)["seats"][P1]["revealed"] == "baron"
+
+
+def test_5_tax_trios_are_safe_and_a_protector_is_exempt():
+    s = new_state(SIX)
+    set_chips(s, P2, wine=2)
+    set_chips(s, P3, trios=1)
+    set_chips(s, P4, wine=1)
+    act(s, P1, "baron tax wine")
+    close(s)  # nobody doubts the Baron
+    assert sorted(s.out_of_turn()) == [P2, P4]  # protect window: loose wine only
+    act(s, P4, "protect")
+    vote(s, [P2], P4)  # 1 of 6: not official
+    close(s)  # protect window closes: execute
+    assert chips(s, P2)["wine"] == 1
+    assert chips(s, P3) == {"gold": 0, "wine": 0, "grain": 0, "trios": 1}
+    assert chips(s, P4)["wine"] == 1
+    assert chips(s, P1)["wine"] == 1
+
+
+def test_6_thief_breaks_trios_and_cannot_be_protected_against():
+    s = new_state(SIX)
+    set_chips(s, P1)
+    set_chips(s, P3, trios=2)
+    assert "thief steal 2 gold 2 2" in legal_texts(s, P1)
+    act(s, P1, "thief steal 2 gold 2 2")
+    close(s)  # no doubt; no protect window for a theft
+    assert s.phase == P_ILLEGAL
+    assert chips(s, P3) == {"gold": 0, "wine": 2, "grain": 2, "trios": 0}
+    assert chips(s, P1) == {"gold": 2, "wine": 0, "grain": 0, "trios": 0}
+
+
+def test_7_enchant_takes_all_loose_chips_not_trios():
+    s = new_state(["magician", "monk", "judge", "merchant", "thief", "farmer"])
+    set_chips(s, P1)
+    set_chips(s, P2, gold=1, grain=2, trios=1)
+    act(s, P1, "magician enchant 1")
+    close(s)  # no doubt
+    assert s.out_of_turn() == (P2,)
+    close(s)  # P2 does not protect
+    assert chips(s, P1) == {"gold": 1, "wine": 0, "grain": 2, "trios": 0}
+    assert chips(s, P2) == {"gold": 0, "wine": 0, "grain": 0, "trios": 1}
+
+
+def _harvest_convicted(fine_type: str = "grain") -> object:
+    """§8.8: P1 harvests to 3 loose grain; P2 declares it illegal, P3 fines."""
+    s = new_state(["farmer", "baron", "judge", "monk", "thief", "merchant"])
+    set_chips(s, P1, grain=1)
+    act(s, P1, "farmer harvest")
+    close(s)  # no doubt
+    assert chips(s, P1)["grain"] == 3
+    act(s, P2, "illegal")
+    close(s)  # nobody doubts the Baron
+    close(s)  # illegal window closes
+    assert s.phase == P_FINE
+    act(s, P3, f"fine {fine_type}")
+    close(s)  # nobody doubts the Judge
+    close(s)  # fine window closes
+    return s
+
+
+def test_8_fine_of_two_and_the_judge_passes_one_to_the_baron():
+    s = _harvest_convicted()
+    assert s.phase == P_FORGIVE
+    close(s)
+    assert s.phase == P_SETTLE and legal_texts(s, P1) >= {"pay 2"}
+    act(s, P1, "pay 2")
+    assert chips(s, P1)["grain"] == 1
+    assert chips(s, P3)["grain"] == 1 and chips(s, P2)["grain"] == 1
+    assert s.active == P2 and s.phase == P_DECLARE
+
+
+def test_9_a_trio_built_at_once_is_safe_from_the_fine():
+    s = new_state(["farmer", "baron", "judge", "monk", "thief", "merchant"])
+    set_chips(s, P1, gold=1, wine=1)
+    act(s, P1, "farmer harvest")
+    close(s)
+    act(s, P1, "trio")  # at once, out of turn, during the illegal window
+    assert chips(s, P1) == {"gold": 0, "wine": 0, "grain": 1, "trios": 1}
+    act(s, P2, "illegal")
+    close(s)
+    close(s)
+    act(s, P3, "fine grain")
+    close(s)
+    close(s)
+    close(s)  # forgive window
+    act(s, P1, "pay 2")
+    assert chips(s, P1) == {"gold": 0, "wine": 0, "grain": 0, "trios": 1}
+    assert chips(s, P3)["grain"] == 1 and chips(s, P2)["grain"] == 0  # a 1-chip fine
+
+
+def test_10_forgiveness_paid_instead_of_the_fine():
+    s = _harvest_convicted()
+    act(s, P4, "forgive grain")
+    close(s)  # no doubt
+    close(s)  # forgive window closes
+    assert legal_texts(s, P1) >= {"pay 2", "pay 3"}
+    act(s, P1, "pay 3")
+    assert chips(s, P4)["grain"] == 1
+    assert chips(s, P2)["grain"] == 0 and chips(s, P3)["grain"] == 0
+    assert chips(s, P1)["grain"] == 2
+
+
+def test_11_one_reaction_per_player_a_baron_cannot_fine():
+    s = new_state(["farmer", "baron", "judge", "monk", "thief", "merchant"])
+    act(s, P1, "farmer harvest")
+    close(s)
+    act(s, P2, "illegal")
+    close(s)
+    close(s)
+    assert s.phase == P_FINE
+    with pytest.raises(IllegalAction, match="at most one"):
+        act(s, P2, "fine grain")
+    assert P2 not in s.out_of_turn()
+
+
+def test_12_buy_information():
+    s = new_state(SIX, covers=["monk", "judge", "baron", "farmer", "thief", "merchant"])
+    set_chips(s, P1, trios=2)
+    # P2 (true Monk, covered Judge) was doubted justly as Baron earlier this round
+    s.covered[P2] |= 1 << 0
+    s.doubt_cov[P2] |= 1 << 0
+    bank = list(s.bank)
+    act(s, P1, "buy 1 2")
+    assert s.phase == P_SHOW and s.to_act() == (P2,)
+    assert s.bank == [b + 2 for b in bank] and s.trios[P1] == 0  # 6 chips paid
+    shows = legal_texts(s, P2)
+    allowed = {"merchant", "magician", "thief", "farmer"}
+    assert shows == {f"show {' '.join(sorted(p, key=IDENTITY_NAMES.index))}"
+                     for p in [(a, b) for a in allowed for b in allowed if a < b]}
+    act(s, P2, "show thief farmer")
+    assert s.view(P1)["shown_to_me"] == {"1": ["thief", "farmer"]}
+    assert "shown_to_me" in s.view(P3) and s.view(P3)["shown_to_me"] == {}
+    # never twice the same to the same buyer: only merchant and magician are left
+    assert s._showable(P2, P1) == (1 << 3) | (1 << 4)
+
+
+def test_13_correct_accusation():
+    s = new_state(["baron", "monk", "thief", "merchant", "magician", "farmer"])
+    set_chips(s, P3, wine=2, trios=1)
+    act(s, P1, "accuse 2 thief")
+    assert not s.in_round >> P3 & 1
+    assert chips(s, P3) == {"gold": 0, "wine": 0, "grain": 0, "trios": 0}
+    assert s.tp[P1] == 1
+    assert last(s, "answer") == ("answer", P3, 5, True)  # "juist"
+    assert s.view(P4)["seats"][P3]["proven"] == "thief"
+    assert s.active == P1 and s.phase == P_ILLEGAL  # general actions can be declared illegal
+
+
+@pytest.mark.parametrize("before", [0, 9])
+def test_14_wrong_accusation(before):
+    s = new_state(["baron", "monk", "judge", "merchant", "magician", "farmer"])
+    s.tp[P3] = before
+    act(s, P1, "accuse 2 monk")
+    assert not s.in_round & 1 and s.in_round >> P3 & 1
+    assert s.tp[P1] == 0
+    assert s.tp[P3] == (1 if before == 0 else 9)
+    assert s.active == P2 and not s.over
+    assert s.view(P4)["seats"][P3]["proven_not"] == ["monk"]
+
+
+def _final(first_ids: list[str] | None = None, later: list[list[str]] | None = None):
+    """4 players: P1 and P2 reach the final by two correct accusations."""
+    s = new_state(first_ids or ["baron", "judge", "thief", "monk"], later=later)
+    act(s, P1, "accuse 2 thief")
+    close_all(s)
+    act(s, P2, "accuse 3 monk")
+    close_all(s)
+    assert s.in_final and s.active == P1 and s.tp == [1, 1, 0, 0]
+    return s
+
+
+def test_15_final_doubt_is_official_at_once_and_a_wrong_doubter_loses():
+    s = _final()
+    act(s, P1, "baron takegold")
+    act(s, P2, "doubt")
+    assert s.tp == [1 + 3, 1 + 1, 0, 0]
+    assert s.round_no == 2 and s.phase == P_COVER and s.active == P1
+
+
+def test_15b_final_justified_doubt_only_covers():
+    s = _final()
+    act(s, P1, "monk press")
+    act(s, P2, "doubt")
+    assert s.in_final and s.covered[P1] >> 1 & 1 and s.tp == [1, 1, 0, 0]
+    assert s.active == P2
+
+
+@pytest.mark.parametrize("before", [0, 8])
+def test_16_final_won_by_a_correct_accusation(before):
+    s = _final()
+    s.tp[P2] = before + 1
+    act(s, P1, "accuse 1 judge")
+    assert s.tp[P1] == 1 + 4
+    assert s.tp[P2] == (before + 2 if before == 0 else 9)
+
+
+def test_17_ten_points_win_at_once_mid_round():
+    s = new_state(["baron", "monk", "judge", "merchant", "magician", "farmer"])
+    s.tp[P1] = 8
+    act(s, P1, "baron takegold")
+    vote(s, [P2, P3, P5], P1)
+    assert s.over and s.winner == P1 and s.tp[P1] == 11
+    assert s.round_no == 1 and s.in_round.bit_count() == 5
+    assert s.result().winner == P1 and s.result().ranks[P1] == 1
+    assert s.to_act() == () and s.out_of_turn() == ()
+
+
+def test_18_round_reset_after_the_final():
+    s = _final(later=[["farmer", "farmer", "baron", "merchant"]])
+    set_chips(s, P1, gold=3, trios=1)
+    act(s, P1, "accuse 1 judge")
+    assert s.round_no == 2 and s.phase == P_COVER and s.active == P1
+    assert s.last_reveal == [0, 2, 5, 1]
+    assert s.bank == [20, 20, 20] and sum(s.loose) == 0 and sum(s.trios) == 0
+    assert [c // 2 for c in s.card] == [6, 6, 0, 3]
+    assert s.start_cover == [-1] * 4 and s.in_round == 0b1111 and not s.in_final
+    for seat, x in enumerate(["baron", "baron", "monk", "monk"]):
+        act(s, seat, f"cover {x}")
+    for seat in range(4):
+        act(s, seat, "take wine")
+    assert s.phase == P_DECLARE and s.active == P1 and s.to_act() == (P1,)
+    assert s.tp == [5, 2, 0, 0]
