@@ -3,9 +3,12 @@
 
 The loop is the one a user of the public API writes: ask who must act, list the
 legal actions, pick one at random, apply it (and let a deadline pass when nobody
-has to act). No private fast path. Prints decisions/s and games/s per game and
-player count; with ``--peers peers.json`` (from ../shared/bench/peers.py) it also
-prints the ratios to the peer engines measured on the same machine.
+has to act). No private fast path. A second figure ("with reactions") plays the
+same games through ``runner.step`` with ``RandomBot``s that also take their
+out-of-turn chances (throw-ins, doubts, accusations) with probability 0.1.
+Prints decisions/s and games/s per game and player count; with
+``--peers peers.json`` (from ../shared/bench/peers.py) it also prints the
+ratios to the peer engines measured on the same machine.
 
     python benchmarks/throughput.py [--duration 5] [--game president] [--json out.json]
 """
@@ -46,6 +49,27 @@ def measure(name: str, players: int, duration: float, seed: int = 0) -> dict:
             "decisions_per_game": round(decisions / max(games, 1), 1)}
 
 
+def measure_with_reactions(name: str, players: int, duration: float, seed: int = 0) -> dict:
+    from spieltisch.bots.base import RandomBot
+    from spieltisch.runner import step
+
+    game = get_spec(name).configure(players)
+    rng = random.Random(seed)
+    decisions = games = 0
+    start = time.perf_counter()
+    deadline = start + duration
+    while time.perf_counter() < deadline:
+        state = game.new_state(seed=seed + games)
+        bots = [RandomBot(game, s, seed + games * 10 + s, react_p=0.1) for s in range(players)]
+        while not state.is_over():
+            seat, _ = step(state, bots, rng)
+            decisions += seat >= 0
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"decisions_per_s_with_reactions": round(decisions / elapsed),
+            "decisions_per_game_with_reactions": round(decisions / max(games, 1), 1)}
+
+
 PEER_ANCHORS = {  # (engine, game) in peers.json -> label
     ("rlcard", "doudizhu"): "RLCard Dou Dizhu",
     ("rlcard", "uno"): "RLCard UNO",
@@ -71,9 +95,11 @@ def main() -> int:
             if args.players and n not in args.players:
                 continue
             r = measure(name, n, args.duration)
+            r.update(measure_with_reactions(name, n, args.duration))
             rows.append(r)
             print(f"{name:<13} {n}p  decisions/s={r['decisions_per_s']:>9,}  "
-                  f"games/s={r['games_per_s']:>8}  decisions/game={r['decisions_per_game']}",
+                  f"games/s={r['games_per_s']:>8}  decisions/game={r['decisions_per_game']:<7}"
+                  f"  with reactions: decisions/s={r['decisions_per_s_with_reactions']:>9,}",
                   flush=True)
     if args.peers:
         with open(args.peers) as f:
