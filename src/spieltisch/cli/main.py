@@ -99,8 +99,17 @@ def play(
         g = spec.configure(players, parse_options(option))
         if not 0 <= seat < g.num_players:
             fail(f"--seat must be between 0 and {g.num_players - 1}")
-        play_terminal(g, seat, bots, seed if seed is not None else random.randrange(2**31),
-                      save, console)
+        run_seed = seed if seed is not None else random.randrange(2**31)
+        # --- real-time hook (hood_politix helper): games that declare deadlines run
+        # against the wall clock; see cli/realtime.py. ---
+        from .realtime import play_realtime, uses_realtime
+
+        if uses_realtime(g):
+            play_realtime(g, seat, bots, run_seed, save,
+                          lambda text: console.print(text, markup=False, highlight=False))
+            return
+        # --- end of the real-time hook ---
+        play_terminal(g, seat, bots, run_seed, save, console)
     except SpieltischError as e:
         fail(str(e))
 
@@ -224,6 +233,16 @@ def replay(
             name = rep.seats[s] if s < len(rep.seats) else f"seat {s}"
             console.print(f"  seat {s} ({name}): score {score:g}, place {rank}")
         console.print(f"Winner: seat {result['winner']}")
+
+
+from .serve import register as _register_serve  # noqa: E402
+
+_register_serve(app)
+
+
+from .tournament import register as _register_tournament  # noqa: E402
+
+_register_tournament(app)
 
 
 def main() -> None:  # pragma: no cover

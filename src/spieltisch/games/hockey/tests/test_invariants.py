@@ -93,9 +93,7 @@ def test_random_games_follow_the_rules():
 
 
 @pytest.mark.slow
-def test_many_random_games_follow_the_rules(request: pytest.FixtureRequest):
-    if "slow" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("long: run with -m slow")
+def test_many_random_games_follow_the_rules():
     for seed in range(1500, 12_000):
         check_game(seed)
 

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""AEC environment steps per second per game, random masked actions.
+
+The loop is PettingZoo's own ``performance_benchmark``: ``env.last()`` (with the
+observation), a uniformly random action among the mask's ones, ``env.step``;
+dead agents step ``None``; reset when the episode ends. Every step counts (decline
+polls and the final ``None`` steps included), as in PettingZoo's benchmark.
+
+``--peer-python PATH`` runs the same loop on PettingZoo's Leduc Hold'em (and
+Hanabi, when installed) with that interpreter, interleaved with our games so that
+both see the same machine load; the ratio column is against Leduc.
+
+    python benchmarks/rl_steps.py [--duration 3] [--game president] \\
+        [--peer-python /work/peers-venv/bin/python] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+
+LOOP = '''
+import random, time
+import numpy as np
+
+def run(env, duration, seed=0):
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    steps = episodes = 0
+    start = time.perf_counter()
+    stop = start + duration
+    while True:
+        for agent in env.agent_iter(env.num_agents):
+            obs, reward, termination, truncation, info = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            env.step(action)
+            steps += 1
+            if not env.agents:
+                episodes += 1
+                env.reset()
+                break
+        if time.perf_counter() > stop:
+            break
+    elapsed = time.perf_counter() - start
+    return {"steps": steps, "episodes": episodes, "seconds": round(elapsed, 3),
+            "steps_per_s": round(steps / elapsed)}
+'''
+
+PEER = LOOP + '''
+import json, sys
+duration = float(sys.argv[1])
+out = {}
+from pettingzoo.classic import leduc_holdem_v4
+out["leduc_holdem_v4"] = run(leduc_holdem_v4.env(), duration)
+if len(sys.argv) > 2:
+    try:
+        from pettingzoo.classic import hanabi_v5
+        out["hanabi_v5"] = run(hanabi_v5.env(), duration)
+    except Exception as e:  # hanabi needs its own extension
+        out["hanabi_v5"] = {"error": str(e)}
+print(json.dumps(out))
+'''
+
+namespace: dict = {}
+exec(LOOP, namespace)
+run = namespace["run"]
+
+
+def measure_game(name: str, players: int | None, duration: float) -> dict:
+    from spieltisch.rl import env
+
+    e = env(name, players)
+    e.reset(seed=0)  # builds (and caches) the encoder outside the timed loop
+    res = run(e, duration)
+    raw = e.unwrapped
+    res.update(game=name, players=raw.game.num_players,
+               obs_size=int(raw.encoder.size), actions=raw.DECLINE + 1)
+    return res
+
+
+def polling_cost(name: str, players: int | None, episodes: int, decline_all: bool) -> dict:
+    """Agent steps, decline steps and deadlines per episode with random masked actions
+    (``decline_all``: every optional poll is declined, the worst case)."""
+    import numpy as np
+
+    from spieltisch.rl import raw_env
+
+    e = raw_env(name, players)
+    rng = random.Random(0)
+    tot = {"steps": 0, "declines": 0, "deadlines": 0, "actions": 0}
+    for ep in range(episodes):
+        e.reset(seed=ep)
+        while e.agents:
+            agent = e.agent_selection
+            if e.terminations[agent] or e.truncations[agent]:
+                e.step(None)
+                continue
+            mask = e.action_mask(agent)
+            legal = np.flatnonzero(mask[:e.DECLINE]).tolist()
+            if mask[e.DECLINE] and (decline_all or not legal):
+                e.step(e.DECLINE)
+            else:
+                e.step(rng.choice(np.flatnonzero(mask).tolist()))
+        for k in ("steps", "declines", "deadlines"):
+            tot[k] += e.counts[k]
+        tot["actions"] += e.state.move_number
+    return {k: v / episodes for k, v in tot.items()}
+
+
+def measure_peer(python: str, duration: float, hanabi: bool) -> dict:
+    args = [python, "-c", PEER, str(duration)] + (["hanabi"] if hanabi else [])
+    done = subprocess.run(args, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--duration", type=float, default=3.0, help="seconds per measurement")
+    p.add_argument("--game", action="append", help="only these games (repeatable)")
+    p.add_argument("--players", type=int, default=None, help="player count (default: each "
+                   "game's default)")
+    p.add_argument("--peer-python", default=None,
+                   help="interpreter with pettingzoo[classic] for the Leduc anchor")
+    p.add_argument("--hanabi", action="store_true", help="also measure PettingZoo Hanabi")
+    p.add_argument("--json", default=None, help="write the results here")
+    p.add_argument("--cost", action="store_true",
+                   help="print the polling cost (decline steps) instead of the speed")
+    args = p.parse_args()
+
+    from spieltisch.core import game_names, get_spec
+
+    names = args.game or game_names()
+    if args.cost:
+        for name in names:
+            spec = get_spec(name)
+            for n in sorted({spec.min_players, spec.default_players, spec.max_players}):
+                for worst in (False, True):
+                    c = polling_cost(name, n, 10, worst)
+                    print(f"{name:>13} {n}p {'decline all' if worst else 'random     '}: "
+                          f"{c['steps']:7.0f} agent steps/episode, {c['declines']:6.0f} declines "
+                          f"({100 * c['declines'] / max(c['steps'], 1):4.1f}%), "
+                          f"{c['deadlines']:5.0f} deadlines, {c['actions']:6.0f} game actions",
+                          flush=True)
+        return 0
+    random.seed(0)
+    rows = []
+    leduc: list[float] = []
+    peers: dict = {}
+    for name in names:
+        if args.peer_python:
+            got = measure_peer(args.peer_python, args.duration, args.hanabi)
+            leduc.append(got["leduc_holdem_v4"]["steps_per_s"])
+            for k, v in got.items():
+                peers.setdefault(k, []).append(v)
+        rows.append(measure_game(name, args.players, args.duration))
+        r = rows[-1]
+        anchor = (f"  (Leduc alongside: {leduc[-1]:>6,}/s, "
+                  f"ratio {r['steps_per_s'] / leduc[-1]:.2f})") if leduc else ""
+        print(f"{name:>13} {r['players']}p  {r['steps_per_s']:>7,} steps/s  "
+              f"{r['episodes']:>5} episodes  obs {r['obs_size']:>5}  actions {r['actions']:>5}"
+              f"{anchor}", flush=True)
+    if leduc:
+        mean = sum(leduc) / len(leduc)
+        print(f"PettingZoo leduc_holdem_v4: {mean:,.0f} steps/s (mean of {len(leduc)} runs "
+              f"interleaved with ours); target 2x = {2 * mean:,.0f}")
+        for k, v in peers.items():
+            if k != "leduc_holdem_v4" and v and "steps_per_s" in v[0]:
+                print(f"PettingZoo {k}: {sum(x['steps_per_s'] for x in v) / len(v):,.0f} steps/s")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"games": rows, "peers": peers}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

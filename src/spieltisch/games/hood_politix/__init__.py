@@ -1,0 +1,40 @@
+"""Hood Politix: the ruthless shedding game with throw-ins, accusations and penalty
+cards, in real time (2–8 players; see ``rules.md``)."""
+
+from ...core.game import GameSpec
+from ...core.options import Option
+from .state import HoodPolitixGame, HoodPolitixState
+
+SPEC = GameSpec(
+    name="hood_politix",
+    title="Hood Politix",
+    min_players=2,
+    max_players=6,
+    default_players=4,
+    options=(
+        Option("hand_size", int, 6, "cards per hand (the dealer's choice, 5–7)",
+               choices=(5, 6, 7)),
+        Option("min_rounds", int, 3, "rounds at least; then the unique lowest total wins",
+               minimum=1, maximum=50),
+        Option("move_seconds", float, 3.0,
+               "the 3-second rule: seconds before a slow player may be called (0: off)",
+               minimum=0.0, maximum=3600.0),
+        Option("respekt_seconds", float, 30.0,
+               "Respekt pause: seconds before the player draws 2 more automatically",
+               minimum=1.0, maximum=3600.0),
+        Option("politix_seconds", float, 60.0,
+               "Politix pause: seconds before it ends by itself", minimum=1.0, maximum=3600.0),
+        Option("politix_calls", int, 1, "Politix calls per player per round",
+               minimum=0, maximum=20),
+        Option("first_dealer", int, -1, "seat that deals round 1 (-1: a random seat)",
+               minimum=-1, maximum=7),
+    ),
+    game_class=HoodPolitixGame,
+    summary="Shed your cards by colour, number or function; stack Deuces and In Yo Face, "
+            "throw in identical cards, accuse forgotten Mic Checks. Places are points; "
+            "lowest total after 3 rounds wins.",
+    max_actions=200_000,
+)
+HoodPolitixGame.spec = SPEC
+
+__all__ = ["SPEC", "HoodPolitixGame", "HoodPolitixState"]

@@ -1,0 +1,230 @@
+"""Hood Politix's 128 cards and the precomputed action tables.
+
+Cards come in 72 *kinds* (a colour and a number 1–10 or an action type). Kinds with
+two copies (numbers, Deuce, Busted, Payback, 5-0) get two physical card ids; the
+copies are interchangeable, so actions name kinds and the engine removes the
+lowest-id copy held. Physical ids run kind by kind, copies adjacent.
+
+Kind ids: numbers ``colour * 10 + value - 1`` (0..39); actions
+``40 + type * 4 + colour`` (40..71). Colours G, O, P, Y (Green, Orange, Purple,
+Yellow). For a *bunt* card the colour is its centre colour.
+
+Kind codes: ``G7``, ``Y10``; action types DU (Deuce), BU (Busted), PB (Payback),
+50 (5-0), IY (In Yo Face), PS (Pimp Slap), DL (Deal), SN (Snitch): ``GDU``,
+``Y50``, ``OIY``. Physical codes add ``a``/``b`` for the two copies (``G7a``).
+
+Action ids (fixed for every player count; seats go up to 7):
+  play      kind [target] [mic]   non-target kinds: 2 ids (mic flag); Deal/Snitch 16
+  throw     number kind [mic]     (throw-in)
+  draw, accept, mic check, politix, end politix, release, pass
+  reveal    kind                  (Snitch: show one of the target's cards)
+  exchange  their kind, my kind   (Snitch: swap one card each)
+  accuse    seat fault            (mic-check, mic-drop, timeout)
+  expire    move-timer / respekt / politix   (clock actions)
+"""
+
+from __future__ import annotations
+
+COLOURS = ("G", "O", "P", "Y")
+COLOUR_NAMES = ("Green", "Orange", "Purple", "Yellow")
+MAX_SEATS = 8
+
+# Action types (order fixes kind ids).
+DEUCE, BUSTED, PAYBACK, FIVEO, IYF, SLAP, DEAL, SNITCH = range(8)
+TYPE_CODES = ("DU", "BU", "PB", "50", "IY", "PS", "DL", "SN")
+TYPE_NAMES = ("Deuce", "Busted", "Payback", "5-0", "In Yo Face", "Pimp Slap", "Deal", "Snitch")
+TYPE_COPIES = (2, 2, 2, 2, 1, 1, 1, 1)
+BUNT_TYPES = (FIVEO, IYF, SLAP, DEAL, SNITCH)
+
+NUM_KINDS = 72
+NUMBER_KINDS = 40
+
+
+def kind_type(kind: int) -> int:
+    """-1 for a number card, else the action type."""
+    return -1 if kind < NUMBER_KINDS else (kind - NUMBER_KINDS) >> 2
+
+
+def kind_colour(kind: int) -> int:
+    return kind // 10 if kind < NUMBER_KINDS else (kind - NUMBER_KINDS) & 3
+
+
+def kind_value(kind: int) -> int:
+    """1..10 for a number card, 0 for an action card."""
+    return kind % 10 + 1 if kind < NUMBER_KINDS else 0
+
+
+def action_kind(typ: int, colour: int) -> int:
+    return NUMBER_KINDS + typ * 4 + colour
+
+
+KIND_TYPE = tuple(kind_type(k) for k in range(NUM_KINDS))
+KIND_COLOUR = tuple(kind_colour(k) for k in range(NUM_KINDS))
+KIND_VALUE = tuple(kind_value(k) for k in range(NUM_KINDS))
+KIND_BUNT = tuple(KIND_TYPE[k] in BUNT_TYPES for k in range(NUM_KINDS))
+KIND_COPIES = tuple(2 if k < NUMBER_KINDS else TYPE_COPIES[KIND_TYPE[k]]
+                    for k in range(NUM_KINDS))
+KIND_CODES = tuple(
+    (COLOURS[KIND_COLOUR[k]] + (str(KIND_VALUE[k]) if k < NUMBER_KINDS
+                                else TYPE_CODES[KIND_TYPE[k]]))
+    for k in range(NUM_KINDS))
+KIND_NAMES = tuple(
+    COLOUR_NAMES[KIND_COLOUR[k]] + " " + (str(KIND_VALUE[k]) if k < NUMBER_KINDS
+                                          else TYPE_NAMES[KIND_TYPE[k]])
+    for k in range(NUM_KINDS))
+KIND_INDEX = {c.upper(): k for k, c in enumerate(KIND_CODES)}
+
+# Physical cards.
+KIND_OF: list[int] = []
+CARD_CODES_L: list[str] = []
+KIND_MASK = [0] * NUM_KINDS  # the physical ids of each kind
+for _k in range(NUM_KINDS):
+    for _copy in range(KIND_COPIES[_k]):
+        KIND_MASK[_k] |= 1 << len(KIND_OF)
+        CARD_CODES_L.append(KIND_CODES[_k] + ("ab"[_copy] if KIND_COPIES[_k] == 2 else ""))
+        KIND_OF.append(_k)
+NUM_CARDS = len(KIND_OF)
+assert NUM_CARDS == 128
+CARD_CODES: tuple[str, ...] = tuple(CARD_CODES_L)
+ALL_CARDS = (1 << NUM_CARDS) - 1
+KIND_OF_T = tuple(KIND_OF)
+CARD_TYPE = tuple(KIND_TYPE[k] for k in KIND_OF)
+CARD_COLOUR = tuple(KIND_COLOUR[k] for k in KIND_OF)
+NUMBER_MASK = 0
+ACTION_MASK = 0
+BUNT_MASK = 0
+TYPE_MASK = [0] * 8
+COLOUR_MASK = [0] * 4  # normal-matching by colour (bunt cards included by centre colour)
+VALUE_MASK = [0] * 11
+for _c, _k in enumerate(KIND_OF):
+    _b = 1 << _c
+    if _k < NUMBER_KINDS:
+        NUMBER_MASK |= _b
+        VALUE_MASK[KIND_VALUE[_k]] |= _b
+    else:
+        ACTION_MASK |= _b
+        TYPE_MASK[KIND_TYPE[_k]] |= _b
+        if KIND_BUNT[_k]:
+            BUNT_MASK |= _b
+    COLOUR_MASK[KIND_COLOUR[_k]] |= _b
+
+# MATCH[top kind * 4 + active colour]: physical cards playable on it (§3 Matching).
+MATCH = [0] * (NUM_KINDS * 4)
+for _t in range(NUM_KINDS):
+    for _col in range(4):
+        m = BUNT_MASK | COLOUR_MASK[_col]
+        if _t < NUMBER_KINDS:
+            m |= VALUE_MASK[KIND_VALUE[_t]]
+        else:
+            m |= TYPE_MASK[KIND_TYPE[_t]]
+        MATCH[_t * 4 + _col] = m
+
+# -- actions -----------------------------------------------------------------------
+A_PLAY, A_THROW, A_DRAW, A_ACCEPT, A_MIC, A_POLITIX, A_END_POLITIX, A_RELEASE, A_PASS, \
+    A_REVEAL, A_EXCHANGE, A_ACCUSE, A_EXPIRE = range(13)
+
+F_MIC_CHECK, F_MIC_DROP, F_TIMEOUT = range(3)
+FAULT_CODES = ("mic-check", "mic-drop", "timeout")
+FAULT_NAMES = ("missed Mic Check", "missed Mic Drop", "too slow (3-second rule)")
+T_MOVE, T_RESPEKT, T_POLITIX = range(3)
+TIMER_CODES = ("move-timer", "respekt", "politix")
+
+ATYPE: list[int] = []
+AKIND: list[int] = []  # kind (play/throw/reveal), their kind (exchange), fault (accuse)
+AARG: list[int] = []   # target seat (play; -1 none), my kind (exchange), seat (accuse), timer
+AFLAG: list[int] = []  # mic flag (play/throw)
+
+
+def _add(typ: int, kind: int = -1, arg: int = -1, flag: int = 0) -> int:
+    ATYPE.append(typ)
+    AKIND.append(kind)
+    AARG.append(arg)
+    AFLAG.append(flag)
+    return len(ATYPE) - 1
+
+
+# PLAY_ID[kind][target + 1][flag]
+PLAY_ID: list[list[list[int]]] = [[[-1, -1] for _ in range(MAX_SEATS + 1)]
+                                  for _ in range(NUM_KINDS)]
+for _k in range(NUM_KINDS):
+    if KIND_TYPE[_k] in (DEAL, SNITCH):
+        for _t in range(MAX_SEATS):
+            for _f in (0, 1):
+                PLAY_ID[_k][_t + 1][_f] = _add(A_PLAY, _k, _t, _f)
+    else:
+        for _f in (0, 1):
+            PLAY_ID[_k][0][_f] = _add(A_PLAY, _k, -1, _f)
+THROW_ID = [[_add(A_THROW, _k, -1, _f) for _f in (0, 1)] for _k in range(NUMBER_KINDS)]
+DRAW = _add(A_DRAW)
+ACCEPT = _add(A_ACCEPT)
+MIC = _add(A_MIC)
+POLITIX = _add(A_POLITIX)
+END_POLITIX = _add(A_END_POLITIX)
+RELEASE = _add(A_RELEASE)
+PASS = _add(A_PASS)
+REVEAL_ID = [_add(A_REVEAL, _k) for _k in range(NUM_KINDS)]
+EXCHANGE_BASE = len(ATYPE)
+for _k in range(NUM_KINDS):
+    for _m in range(NUM_KINDS):
+        _add(A_EXCHANGE, _k, _m)
+ACCUSE_ID = [[_add(A_ACCUSE, _f, _s) for _f in range(3)] for _s in range(MAX_SEATS)]
+EXPIRE_ID = [_add(A_EXPIRE, -1, _t) for _t in range(3)]
+NUM_ACTIONS = len(ATYPE)
+
+# Tuples are a little faster to index than lists.
+ATYPE_T = tuple(ATYPE)
+AKIND_T = tuple(AKIND)
+AARG_T = tuple(AARG)
+AFLAG_T = tuple(AFLAG)
+
+
+def exchange_id(their_kind: int, my_kind: int) -> int:
+    return EXCHANGE_BASE + their_kind * NUM_KINDS + my_kind
+
+
+def kinds_of(mask: int) -> list[int]:
+    """The distinct kinds in a card mask, ascending."""
+    out: list[int] = []
+    prev = -1
+    while mask:
+        low = mask & -mask
+        k = KIND_OF[low.bit_length() - 1]
+        if k != prev:
+            out.append(k)
+            prev = k
+        mask ^= low
+    return out
+
+
+def codes(mask: int) -> list[str]:
+    """Kind codes of the cards in ``mask`` (a duplicate appears twice)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(KIND_CODES[KIND_OF[low.bit_length() - 1]])
+        mask ^= low
+    return out
+
+
+def first_of_kind(mask: int, kind: int) -> int:
+    """The lowest physical id of ``kind`` in ``mask`` (-1 if none)."""
+    m = mask & KIND_MASK[kind]
+    return (m & -m).bit_length() - 1 if m else -1
+
+
+# Fast play listing: two-copy kinds sit at even/odd id pairs below ``FIRST_SINGLE``, so
+# ``((m | m >> 1) & PAIR_FIRST) | (m & SINGLES)`` keeps one bit per kind.
+FIRST_SINGLE = min(i for i, k in enumerate(KIND_OF) if KIND_COPIES[k] == 1)
+assert all(KIND_COPIES[KIND_OF[i]] == 2 for i in range(FIRST_SINGLE))
+assert FIRST_SINGLE % 2 == 0
+PAIR_FIRST = sum(1 << i for i in range(0, FIRST_SINGLE, 2))
+SINGLES = ALL_CARDS & ~((1 << FIRST_SINGLE) - 1)
+TARGETED = 0
+for _c, _k in enumerate(KIND_OF):
+    if KIND_TYPE[_k] in (DEAL, SNITCH):
+        TARGETED |= 1 << _c
+# PLAYS_BY_CARD[flag][card]: the play actions (no target) of the card's kind.
+PLAYS_BY_CARD = (
+    tuple((PLAY_ID[k][0][0],) for k in KIND_OF),
+    tuple((PLAY_ID[k][0][0], PLAY_ID[k][0][1]) for k in KIND_OF),
+)

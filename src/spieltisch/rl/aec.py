@@ -1,0 +1,288 @@
+"""PettingZoo AEC environments for every registered game (one generic implementation).
+
+``env("president", num_players=5)`` — see ``docs/rl.md`` for the observation, the
+reward scheme and how out-of-turn windows become AEC turns. In short:
+
+* agents ``player_0 … player_{n-1}`` are the seats;
+* observation = ``{"observation": float32 vector of the seat's view,
+  "action_mask": int8 vector}`` over ``game.num_actions + 1`` actions: the game's
+  actions plus ``DECLINE = game.num_actions`` ("let it pass"), legal only when the
+  seat is polled for an optional (out-of-turn) action;
+* polling order at each state: optional seats first (those in ``out_of_turn()``
+  with legal actions, not waited for, not yet declined since the state last
+  changed) in seat order starting at ``move_number % n``; then the seats the game
+  waits for (``to_act()``) in seat order; when nobody is left, the earliest
+  deadline is applied (as ``runner.step`` does) without an agent step;
+* rewards are 0 until the game ends, then ``state.returns()``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from ..core.game import Game, IllegalAction, State
+from ..core.registry import get_spec
+from ..runner import StuckGame
+from .encoding import ViewEncoder, encoder_for
+
+
+class SpieltischAEC(AECEnv):
+    """The raw AEC environment of one configured game (use ``env()`` for the wrapped one)."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "spieltisch_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, game: str | Game, num_players: int | None = None,
+                 render_mode: str | None = None, illegal_reward: float | None = -1.0,
+                 max_cycles: int | None = None, **rule_options: Any) -> None:
+        super().__init__()
+        if isinstance(game, Game):
+            if rule_options or (num_players is not None and num_players != game.num_players):
+                raise ValueError("pass either a configured Game or a name with options")
+            self.game = game
+        else:
+            self.game = get_spec(game).configure(num_players, rule_options)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.illegal_reward = illegal_reward
+        self.max_cycles = max_cycles
+        g = self.game
+        n = g.num_players
+        self.metadata = dict(self.metadata, name=f"spieltisch_{g.name}_v0")
+        self.num_game_actions = g.num_actions
+        #: The extra action "decline / let it pass", legal only for optional polls.
+        self.DECLINE = g.num_actions
+        self.possible_agents = [f"player_{s}" for s in range(n)]
+        self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
+        self.encoder: ViewEncoder = encoder_for(g)
+        obs_box = gymnasium.spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
+        mask_box = gymnasium.spaces.Box(0, 1, (g.num_actions + 1,), dtype=np.int8)
+        self.observation_spaces = {
+            a: gymnasium.spaces.Dict({"observation": obs_box, "action_mask": mask_box})
+            for a in self.possible_agents}
+        self.action_spaces = {a: gymnasium.spaces.Discrete(g.num_actions + 1)
+                              for a in self.possible_agents}
+        self._rng = random.Random()
+        self.state: State | None = None
+        #: Counters of the current episode: agent steps, decline steps, deadlines applied.
+        self.counts = {"steps": 0, "declines": 0, "deadlines": 0}
+
+    # -- spaces ---------------------------------------------------------------------
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    def __str__(self) -> str:
+        return self.metadata["name"]
+
+    # -- episode --------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        game_seed = self._rng.getrandbits(63)
+        self.state = self.game.new_state(seed=game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self.counts = {"steps": 0, "declines": 0, "deadlines": 0}
+        self._declined: set[int] = set()
+        self._declined_at = -1
+        self._obs_key: tuple[int, ...] | None = None
+        self._obs: dict[str, np.ndarray] | None = None
+        self.agent_selection = self.agents[0]
+        self._advance()
+        if self.render_mode == "human":
+            self.render()
+
+    def _advance(self) -> None:
+        """Select the next seat to poll; apply deadlines when nobody is left to ask."""
+        st = self.state
+        assert st is not None
+        n = self.game.num_players
+        while not st.is_over():
+            m = st.move_number
+            if m != self._declined_at:
+                self._declined_at = m
+                if self._declined:
+                    self._declined = set()
+            required = st.to_act()
+            optional = st.out_of_turn()
+            if optional:
+                declined = self._declined
+                start = m % n
+                for s in sorted(optional, key=lambda s: (s - start) % n):
+                    if s not in required and s not in declined and st.legal_actions(s):
+                        self._poll_seat, self._poll_required = s, False
+                        self.agent_selection = self.possible_agents[s]
+                        return
+            if required:
+                for s in (required if len(required) == 1 else sorted(required)):
+                    if st.legal_actions(s):
+                        self._poll_seat, self._poll_required = s, True
+                        self.agent_selection = self.possible_agents[s]
+                        return
+            deadlines = st.deadlines()
+            if not deadlines:
+                raise StuckGame(f"{self.game.name}: nobody may act and no deadline runs "
+                                f"(move {st.move_number})")
+            first = min(deadlines, key=lambda d: d.seconds)
+            st.apply(first.seat, first.action)
+            self.counts["deadlines"] += 1
+        self._finish(st.returns())
+
+    def _finish(self, rewards: list[float], truncated: bool = False) -> None:
+        """The episode ended: every agent is done and steps once more with ``None``."""
+        self._poll_seat, self._poll_required = -1, False
+        for a in self.agents:
+            self.rewards[a] = float(rewards[self._seat_of[a]])
+            if truncated:
+                self.truncations[a] = True
+            else:
+                self.terminations[a] = True
+        st = self.state
+        if st is not None and st.is_over():
+            result = st.result().to_json()
+            for a in self.agents:
+                self.infos[a] = {"result": result, **self.counts}
+        if self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        st = self.state
+        assert st is not None
+        seat = self._poll_seat
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.rewards:
+            self.rewards[a] = 0.0
+        if action is None:
+            raise ValueError(f"{agent} must act (None is only for agents that are done)")
+        a = int(action)
+        self.counts["steps"] += 1
+        if a == self.DECLINE and not self._poll_required:
+            self._declined.add(seat)
+            self.counts["declines"] += 1
+        elif 0 <= a < self.DECLINE and a in st.legal_actions(seat):
+            st.apply(seat, a)
+        else:
+            self._illegal(agent, seat, a)
+            return
+        if self.max_cycles is not None and \
+                self.counts["steps"] >= self.max_cycles * self.game.num_players:
+            self._finish([0.0] * self.game.num_players, truncated=True)
+        else:
+            self._advance()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _illegal(self, agent: str, seat: int, action: int) -> None:
+        what = "decline" if action == self.DECLINE else (
+            self.game.describe_action(action) if 0 <= action < self.DECLINE else str(action))
+        reason = f"{agent} (seat {seat}) may not {what} now"
+        if self.illegal_reward is None:
+            raise IllegalAction(reason, seat, action)
+        # As PettingZoo's TerminateIllegalWrapper: the offender gets illegal_reward, others 0.
+        rewards = [0.0] * self.game.num_players
+        rewards[seat] = float(self.illegal_reward)
+        self._finish(rewards)
+        for a in self.agents:
+            self.infos[a] = {"illegal_action": reason}
+        self._accumulate_rewards()
+
+    # -- observations ---------------------------------------------------------------
+    def action_mask(self, agent: str) -> np.ndarray:
+        mask = np.zeros(self.DECLINE + 1, dtype=np.int8)
+        seat = self._seat_of[agent]
+        if seat == self._poll_seat and self.state is not None:
+            legal = self.state.legal_actions(seat)
+            if legal:
+                mask[legal] = 1
+            if not self._poll_required:
+                mask[self.DECLINE] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        st = self.state
+        assert st is not None
+        seat = self._seat_of[agent]
+        key = (seat, self.counts["steps"], st.move_number, self._poll_seat)
+        if key == self._obs_key and self._obs is not None:
+            return self._obs
+        polled = seat == self._poll_seat
+        obs = self.encoder.encode(st.view(seat), seat, polled and self._poll_required,
+                                  polled and not self._poll_required)
+        self._obs = {"observation": obs, "action_mask": self.action_mask(agent)}
+        self._obs_key = key
+        return self._obs
+
+    @property
+    def polled_required(self) -> bool:
+        """True when the selected agent is one the game waits for (no decline)."""
+        return self._poll_required
+
+    def pass_time(self) -> None:
+        """Let the earliest deadline pass now (for bots that let time pass)."""
+        st = self.state
+        assert st is not None
+        deadlines = st.deadlines()
+        if not deadlines:
+            raise StuckGame(f"{self.game.name}: no deadline runs to let time pass")
+        first = min(deadlines, key=lambda d: d.seconds)
+        st.apply(first.seat, first.action)
+        self.counts["deadlines"] += 1
+        self._advance()
+        self._accumulate_rewards()
+
+    # -- rendering ------------------------------------------------------------------
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        st = self.state
+        if st is None:
+            text = "(not reset)"
+        else:
+            seat = self._poll_seat if self._poll_seat >= 0 and not st.is_over() else None
+            header = f"move {st.move_number}: " + (
+                "game over" if st.is_over() else
+                f"polling player_{seat} ({'required' if self._poll_required else 'optional'})")
+            text = header + "\n" + self.game.render_view(st.view(seat))
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(game: str | Game, num_players: int | None = None, render_mode: str | None = None,
+            **kwargs: Any) -> SpieltischAEC:
+    """The unwrapped AEC environment (``illegal_reward``, ``max_cycles``, rule options)."""
+    return SpieltischAEC(game, num_players=num_players, render_mode=render_mode, **kwargs)
+
+
+def env(game: str | Game, num_players: int | None = None, render_mode: str | None = None,
+        **kwargs: Any) -> OrderEnforcingWrapper:
+    """The AEC environment wrapped as PettingZoo's classic games are (order enforcing)."""
+    return OrderEnforcingWrapper(raw_env(game, num_players, render_mode, **kwargs))
+
+
+__all__ = ["SpieltischAEC", "env", "raw_env"]

@@ -1,0 +1,366 @@
+"""A generic, fixed-size numeric encoding of any game's per-seat JSON view.
+
+No game-specific code: the layout is *discovered* from the views themselves. For a
+configured game (name, player count, rule options) we play a few seeded random
+games, collect the views every seat sees along the way, and derive a schema from
+their union:
+
+* ``bool`` → one slot (0/1); ``int``/``float`` → one slot, divided by the largest
+  magnitude seen during discovery (so most values land in [-1, 1]);
+* a string → one-hot over the strings (whitespace-separated tokens for texts such
+  as ``"accuse 0 farmer"``) met at that place, plus an "other" slot; when any of
+  them is a card code, every code of ``game.card_codes`` gets a slot;
+* a list of strings (a hand, a pile, covered roles) → counts over that vocabulary
+  (multi-hot; order is dropped, duplicates counted);
+* a list of small non-negative ints of varying length (seats that passed) →
+  counts over ``0..max`` (a set of seats);
+* a list of fixed length (one entry per seat) → one sub-layout per position;
+* any other list of varying length (a log) → its length plus the last
+  ``TAIL`` entries, most recent first;
+* a dict → one sub-layout per key ever seen; a key or value that was sometimes
+  missing or ``null`` gets a "present" slot.
+
+At run time, unseen keys are ignored, unseen strings go to "other" and lists are
+truncated: the encoding never fails and its size never changes. The discovery is
+deterministic (fixed seeds), so a configuration always gets the same layout.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ..core.game import Game
+
+#: Entries kept from the end of a variable-length list of structured items (logs).
+TAIL = 8
+#: Bound used for numeric slots in the observation space (values are scaled, so far below).
+BIG = 1e6
+#: A list of ints whose values stay below this (and vary in length) is encoded as a set.
+SMALL_INT = 64
+
+# The generated encoder appends to four lists: C gets slots set to 1 (one-hot, sets;
+# never twice), B slots counted (lists that may repeat an element), NI/NV (slot, value)
+# pairs for numbers. Distinct leaves never share a slot.
+
+
+class _Layout:
+    def __init__(self) -> None:
+        self.size = 0
+        self.numeric: list[int] = []  # slots holding scaled numbers (may be negative)
+        self.labels: list[str] = []
+
+    def take(self, label: str, numeric: bool = False) -> int:
+        slot = self.size
+        self.size += 1
+        self.labels.append(label)
+        if numeric:
+            self.numeric.append(slot)
+        return slot
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _is_scalar(v: Any) -> bool:
+    return not isinstance(v, (dict, list))
+
+
+def _tokens(s: str) -> list[str]:
+    return s.split() if " " in s else [s]
+
+
+def _tok(s: Any, vocab: dict[str, int], other: int, B: list[int]) -> None:
+    """A string not in the vocabulary: count its words (or "other") into ``B``."""
+    if isinstance(s, str) and " " in s:
+        get = vocab.get
+        B.extend([get(t, other) for t in s.split()])
+    else:
+        B.append(other)
+
+
+class _Gen:
+    """Emits the source of one encoding function from sample values."""
+
+    def __init__(self, enc: ViewEncoder, layout: _Layout, checked: bool) -> None:
+        self.enc = enc
+        self.L = layout
+        #: False: monomorphic places skip type checks (fast path, falls back on errors).
+        self.checked = checked
+        self.consts: dict[str, Any] = {"_tok": _tok}
+        self.lines: list[str] = []
+        self.var = 0
+
+    def const(self, value: Any) -> str:
+        name = f"K{len(self.consts)}"
+        self.consts[name] = value
+        return name
+
+    def fresh(self) -> str:
+        self.var += 1
+        return f"x{self.var}"
+
+    def emit(self, depth: int, line: str) -> None:
+        self.lines.append("    " * depth + line)
+
+    def vocab(self, strings: list[str], label: str) -> tuple[str, int]:
+        codes = self.enc._codes
+        toks: set[str] = set()
+        for s in strings:
+            toks.update(_tokens(s))
+        if toks & codes:
+            ordered = list(dict.fromkeys(self.enc.card_codes)) + sorted(toks - codes)
+        else:
+            ordered = sorted(toks)
+        vocab = {t: self.L.take(f"{label}={t}") for t in ordered}
+        other = self.L.take(f"{label}=?")
+        return self.const(vocab), other
+
+    def node(self, label: str, values: list[Any], x: str, depth: int,
+             scale: float | None = None) -> None:
+        """Code encoding variable ``x`` (not None) given the sample ``values`` (may hold None).
+
+        ``scale``: the divisor for numbers (shared by the positions of one list)."""
+        L = self.L
+        present = [v for v in values if v is not None]
+        if not present:
+            return
+        if len(present) < len(values):
+            self.emit(depth, f"C.append({L.take(label + '?')})")
+        bools = [v for v in present if isinstance(v, bool)]
+        nums = [v for v in present if _is_num(v)]
+        strs = [v for v in present if isinstance(v, str)]
+        dicts = [v for v in present if isinstance(v, dict)]
+        lists = [v for v in present if isinstance(v, list)]
+        kinds = sum(1 for k in (bools, nums, strs, dicts, lists) if k)
+        t = self.fresh()
+        if self.checked or kinds > 1:
+            self.emit(depth, f"{t} = type({x})")
+        first = True
+
+        def branch(cond: str) -> int:
+            nonlocal first
+            if not self.checked and kinds == 1:
+                return depth
+            self.emit(depth, ("if " if first else "elif ") + cond + ":")
+            first = False
+            return depth + 1
+
+        if bools:
+            d = branch(f"{t} is bool")
+            self.emit(d, f"if {x}: C.append({L.take(label)})")
+        if nums:
+            if scale is None:
+                scale = float(max(1.0, max(abs(v) for v in nums)))
+            slot = L.take(label, numeric=True)
+            d = branch(f"{t} is int or {t} is float")
+            self.emit(d, f"if {x}:")
+            self.emit(d + 1, f"NI.append({slot}); NV.append({x} * {1.0 / scale!r})")
+        if strs:
+            vocab, other = self.vocab(strs, label)
+            d = branch(f"{t} is str")
+            j = self.fresh()
+            self.emit(d, f"{j} = {vocab}.get({x})")
+            self.emit(d, f"if {j} is not None: C.append({j})")
+            self.emit(d, f"else: _tok({x}, {vocab}, {other}, B)")
+        if dicts:
+            d = branch(f"{t} is dict")
+            keys = list(dict.fromkeys(k for dv in dicts for k in dv))
+            for k in keys:
+                sub = [dv.get(k) for dv in dicts]
+                if all(v is None for v in sub):
+                    continue
+                y = self.fresh()
+                self.emit(d, f"{y} = {x}.get({k!r})")
+                self.emit(d, f"if {y} is not None:")
+                self.node(f"{label}.{k}", sub, y, d + 1)
+            self.emit(d, "pass")
+        if lists:
+            d = branch(f"{t} is list")
+            self.list_node(label, lists, x, d)
+
+    def list_node(self, label: str, lists: list[list[Any]], x: str, depth: int) -> None:
+        L = self.L
+        elems = [e for lst in lists for e in lst]
+        lengths = {len(lst) for lst in lists}
+        if not elems:
+            self.emit(depth, "pass")
+            return
+        # Lists that held a repeated element in discovery are counted (``B``); the others
+        # are sets (``C``: slots written once, a surprise repeat counts once).
+        acc = "B" if any(len(set(map(repr, lst))) < len(lst) for lst in lists) else "C"
+        if all(isinstance(e, str) for e in elems):
+            vocab, other = self.vocab(elems, f"{label}[]")
+            e, j = self.fresh(), self.fresh()
+            if any(" " in s for s in elems):
+                self.emit(depth, f"for {e} in {x}:")
+                self.emit(depth + 1, f"{j} = {vocab}.get({e})")
+                self.emit(depth + 1, f"if {j} is not None: B.append({j})")
+                self.emit(depth + 1, f"else: _tok({e}, {vocab}, {other}, B)")
+            else:
+                self.emit(depth, f"{acc} += [{vocab}.get({e}, {other}) for {e} in {x}]")
+            return
+        ints = all(_is_num(e) and int(e) == e for e in elems)
+        if ints and len(lengths) > 1 and min(elems) >= 0 and max(elems) < SMALL_INT:
+            top = max(int(max(elems)) + 1, self.enc.game.num_players)
+            base = L.size
+            for i in range(top):
+                L.take(f"{label}[]={i}")
+            e = self.fresh()
+            self.emit(depth, f"for {e} in {x}:")
+            self.emit(depth + 1, f"if type({e}) is int and 0 <= {e} < {top}: "
+                                 f"{acc}.append({base} + {e})")
+            return
+        n = self.fresh()
+        self.emit(depth, f"{n} = len({x})")
+        if len(lengths) == 1 or all(_is_scalar(e) for e in elems):
+            # fixed length (one entry per seat) or a record: positions from the start;
+            # numbers share one scale across positions (seat-symmetric quantities)
+            nums = [abs(e) for e in elems if _is_num(e)]
+            scale = float(max(1.0, max(nums))) if nums else None
+            for i in range(min(max(lengths), 4 * TAIL)):
+                sub = [lst[i] if len(lst) > i else None for lst in lists]
+                y = self.fresh()
+                self.emit(depth, f"if {n} > {i}:")
+                self.emit(depth + 1, f"{y} = {x}[{i}]")
+                self.emit(depth + 1, f"if {y} is not None:")
+                self.node(f"{label}[{i}]", sub, y, depth + 2, scale)
+            return
+        longest = max(lengths)
+        slot = L.take(f"{label}.len", numeric=True)
+        self.emit(depth, f"if {n}: NI.append({slot}); NV.append({n} * {1.0 / longest!r})")
+        for i in range(1, min(longest, TAIL) + 1):
+            sub = [lst[-i] if len(lst) >= i else None for lst in lists]
+            y = self.fresh()
+            self.emit(depth, f"if {n} >= {i}:")
+            self.emit(depth + 1, f"{y} = {x}[-{i}]")
+            self.emit(depth + 1, f"if {y} is not None:")
+            self.node(f"{label}[-{i}]", sub, y, depth + 2)
+
+    def compile(self, samples: list[Any]) -> Callable[[Any, list, list, list], None]:
+        self.emit(0, "def encode(x0, C, B, NI, NV):")
+        self.node("view", samples, "x0", 1)
+        self.emit(1, "return None")
+        source = "\n".join(self.lines)
+        namespace = dict(self.consts)
+        exec(compile(source, "<spieltisch.rl view encoder>", "exec"), namespace)
+        self.source = source
+        return namespace["encode"]  # type: ignore[no-any-return]
+
+
+class ViewEncoder:
+    """Turns one seat's view into a ``float32`` vector of fixed size ``size``.
+
+    The first ``num_players + 2`` slots are a header the environment fills: the
+    observing seat (one-hot), "the game waits for me" and "I may act out of turn".
+    The view part is encoded by a function generated from the discovered schema
+    (``source`` holds its text; ``labels`` names every slot).
+    """
+
+    def __init__(self, game: Game, samples: list[dict[str, Any]]) -> None:
+        self.game = game
+        self.card_codes = tuple(game.card_codes)
+        self._codes = set(self.card_codes)
+        self.layout = _Layout()
+        n = game.num_players
+        for s in range(n):
+            self.layout.take(f"header.seat={s}")
+        self.required_slot = self.layout.take("header.required")
+        self.optional_slot = self.layout.take("header.optional")
+        self.header = n + 2
+        # Two functions over the same layout: a fast one without type checks where the
+        # discovered type is unique, and a checked one used if the fast one fails.
+        safe_layout = _Layout()
+        safe_layout.__dict__.update({k: list(v) if isinstance(v, list) else v
+                                     for k, v in self.layout.__dict__.items()})
+        gen = _Gen(self, self.layout, checked=False)
+        self._fast = gen.compile(samples)
+        self.source = gen.source
+        safe = _Gen(self, safe_layout, checked=True)
+        self._safe = safe.compile(samples)
+        assert safe_layout.labels == self.layout.labels
+        self.size = self.layout.size
+        low = np.zeros(self.size, dtype=np.float32)
+        low[self.layout.numeric] = -BIG
+        self.low = low
+        self.high = np.full(self.size, BIG, dtype=np.float32)
+        self.labels = self.layout.labels
+
+    def encode(self, view: Mapping[str, Any] | None, seat: int | None = None,
+               required: bool = False, optional: bool = False) -> np.ndarray:
+        C: list[int] = []
+        B: list[int] = []
+        NI: list[int] = []
+        NV: list[float] = []
+        if seat is not None:
+            C.append(seat)
+        if required:
+            C.append(self.required_slot)
+        if optional:
+            C.append(self.optional_slot)
+        if view is not None:
+            head = len(C)
+            try:
+                self._fast(view, C, B, NI, NV)
+            except Exception:  # a type never met in discovery: the checked encoder copes
+                del C[head:]
+                B.clear()
+                NI.clear()
+                NV.clear()
+                self._safe(view, C, B, NI, NV)
+        out = np.zeros(self.size, dtype=np.float32)
+        out.put(C, 1.0)
+        if B:
+            out += np.bincount(B, minlength=self.size)
+        if NI:
+            out.put(NI, NV)
+        return out
+
+
+def discover_views(game: Game, games: int = 4, max_states: int = 240,
+                   seed: int = 12345) -> list[dict[str, Any]]:
+    """Views of every seat at states met in seeded random games (deterministic)."""
+    from ..bots.base import RandomBot
+    from ..runner import step
+
+    n = game.num_players
+    per_game = max(1, max_states // games)
+    out: list[dict[str, Any]] = []
+    for g in range(games):
+        state = game.new_state(seed=seed + g)
+        bots = [RandomBot(game, s, seed + 100 * g + s, react_p=0.3) for s in range(n)]
+        rng = random.Random(seed + g)
+        states = []
+        count = 0
+        limit = min(game.spec.max_actions, 3000)
+        while not state.is_over() and count < limit:
+            states.append(state.clone())
+            step(state, bots, rng)
+            count += 1
+        states.append(state)
+        stride = max(1, len(states) // per_game)
+        picked = states[::stride] + [states[-1]]
+        for st in picked:
+            for s in range(n):
+                out.append(st.view(s))
+    return out
+
+
+_CACHE: dict[tuple[Any, ...], ViewEncoder] = {}
+
+
+def encoder_for(game: Game) -> ViewEncoder:
+    """The (cached) encoder of a configured game."""
+    key = (game.name, game.num_players, tuple(sorted(game.options.items())))
+    enc = _CACHE.get(key)
+    if enc is None:
+        enc = ViewEncoder(game, discover_views(game))
+        _CACHE[key] = enc
+    return enc
+
+
+__all__ = ["TAIL", "ViewEncoder", "discover_views", "encoder_for"]

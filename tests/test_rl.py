@@ -1,0 +1,222 @@
+"""The reinforcement-learning environments: PettingZoo's and Gymnasium's own acceptance
+tests on every registered game and player count, plus the polling and reward rules."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+
+from spieltisch.bots import available_bots  # noqa: E402
+from spieltisch.core import IllegalAction, game_names, get_spec  # noqa: E402
+from spieltisch.rl import SingleAgentEnv, env, raw_env  # noqa: E402
+
+CASES = [(name, n) for name in game_names()
+         for n in sorted({get_spec(name).min_players, get_spec(name).default_players,
+                          get_spec(name).max_players})]
+IDS = [f"{name}-{n}p" for name, n in CASES]
+GAMES = game_names()
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        # PettingZoo's checks warn about style (large bounds, all-zero masks at the end).
+        warnings.simplefilter("ignore")
+        yield
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_pettingzoo_api_test(name, n):
+    api_test(env(name, n), num_cycles=60)
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_pettingzoo_seed_test(name, n):
+    seed_test(lambda: env(name, n), num_cycles=40)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_render_test(name):
+    render_test(lambda render_mode=None: env(name, render_mode=render_mode),
+                custom_tests={"ansi": lambda text: isinstance(text, str) and len(text) > 10})
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_full_episodes_rewards_and_polling(name, n):
+    """Episodes end; rewards are returns(); DECLINE is offered exactly on optional polls."""
+    e = env(name, n)
+    raw = e.unwrapped
+    seen = {"required": 0, "optional": 0}
+
+    def check(raw, agent, obs):
+        seat = raw.possible_agents.index(agent)
+        st = raw.state
+        mask = obs["action_mask"]
+        optional = bool(mask[raw.DECLINE])
+        assert optional == (seat not in st.to_act())
+        if optional:
+            assert seat in st.out_of_turn()
+        assert np.flatnonzero(mask[:raw.DECLINE]).tolist() == \
+            sorted(set(st.legal_actions(seat)))
+        assert raw.observation_space(agent).contains(obs)
+        seen["optional" if optional else "required"] += 1
+
+    rng = random.Random(3)
+    for _ in range(2):
+        total = {a: 0.0 for a in raw.possible_agents}
+        e.reset(seed=rng.randrange(1 << 30))
+        for agent in e.agent_iter():
+            obs, reward, term, trunc, info = e.last()
+            total[agent] += reward
+            if term or trunc:
+                assert term and not trunc
+                assert "result" in info
+                e.step(None)
+                continue
+            check(raw, agent, obs)
+            e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        assert raw.state.is_over() and not e.agents
+        returns = raw.state.returns()
+        assert [total[a] for a in raw.possible_agents] == returns
+    assert seen["required"] > 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_polling_is_deterministic(name):
+    a, b = raw_env(name), raw_env(name)
+    for x in (a, b):
+        x.reset(seed=11)
+    rng = random.Random(0)
+    for _ in range(300):
+        if not a.agents:
+            break
+        assert a.agent_selection == b.agent_selection
+        oa, ob = a.observe(a.agent_selection), b.observe(b.agent_selection)
+        assert np.array_equal(oa["observation"], ob["observation"])
+        assert np.array_equal(oa["action_mask"], ob["action_mask"])
+        if a.terminations[a.agent_selection]:
+            action = None
+        else:
+            action = rng.choice(np.flatnonzero(oa["action_mask"]).tolist())
+        a.step(action)
+        b.step(action)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_observation_depends_on_the_view_only(name):
+    """Resampling what the seat cannot see leaves its observation unchanged."""
+    e = raw_env(name)
+    e.reset(seed=5)
+    rng = random.Random(5)
+    for i in range(120):
+        if not e.agents or e.terminations[e.agent_selection]:
+            break
+        agent = e.agent_selection
+        obs = e.observe(agent)
+        if i % 10 == 0:
+            seat = e.possible_agents.index(agent)
+            real = e.state
+            e.state = real.determinise(seat, rng)
+            e._obs_key = None
+            other = e.observe(agent)
+            e.state, e._obs_key = real, None
+            assert np.array_equal(obs["observation"], other["observation"])
+            assert np.array_equal(obs["action_mask"], other["action_mask"])
+        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_max_cycles_truncates(name):
+    e = env(name, max_cycles=2)
+    e.reset(seed=1)
+    n = len(e.possible_agents)
+    steps = 0
+    rng = random.Random(1)
+    for _agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        steps += 1
+    raw = e.unwrapped
+    assert raw.state.is_over() or steps == 2 * n
+
+
+def test_illegal_actions():
+    e = env("president", 5)
+    e.reset(seed=2)
+    agent = e.agent_selection
+    mask = e.last()[0]["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    e.step(bad)  # default: as PettingZoo's TerminateIllegalWrapper
+    assert all(e.terminations.values())
+    assert e.rewards[agent] == -1.0
+    assert sum(e.rewards.values()) == -1.0
+    strict = env("president", 5, illegal_reward=None)
+    strict.reset(seed=2)
+    with pytest.raises(IllegalAction):
+        strict.step(bad)
+    strict.reset(seed=2)
+    with pytest.raises(IllegalAction):  # DECLINE is only for optional polls
+        strict.step(strict.unwrapped.DECLINE)
+
+
+def test_rule_options_and_spaces():
+    e = raw_env("president", 4, skip_rule=True)
+    assert e.game.options["skip_rule"] is True
+    space = e.observation_space("player_0")
+    assert space["action_mask"].shape == (e.game.num_actions + 1,)
+    assert space["observation"].shape == (e.encoder.size,)
+    assert e.action_space("player_3").n == e.game.num_actions + 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_gymnasium_check_env(name):
+    check_env(SingleAgentEnv(name, opponents="random"), skip_render_check=True)
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "ismcts:2"])
+def test_gymnasium_wrapper_with_bots(bot):
+    name = "president"
+    game = get_spec(name).configure()
+    if bot.split(":")[0] not in available_bots(game):
+        pytest.skip(f"no {bot} bot for {name}")
+    e = SingleAgentEnv(name, seat=None, opponents=bot)
+    check_env(e, skip_render_check=True)
+    if bot.startswith("ismcts"):
+        return  # search bots are slow: the API check is enough here
+    obs, info = e.reset(seed=4)
+    rng = np.random.default_rng(0)
+    total, done = 0.0, False
+    while not done:
+        obs, reward, term, trunc, info = e.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+        total += reward
+        done = term or trunc
+    assert info["result"]["ranks"][info.get("seat", e.seat)] >= 1
+    assert total == e.aec.state.returns()[e.seat]
+
+
+def test_gymnasium_wrapper_illegal_policies():
+    e = SingleAgentEnv("hockey", illegal_action="raise")
+    obs, _ = e.reset(seed=0)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(IllegalAction):
+        e.step(bad)
+    e = SingleAgentEnv("hockey", illegal_action="lose")
+    e.reset(seed=0)
+    _, reward, term, _, info = e.step(bad)
+    assert term and reward == -1.0 and info["illegal"]
+    e = SingleAgentEnv("hockey", illegal_action="random")
+    e.reset(seed=0)
+    _, _, _, _, info = e.step(bad)
+    assert info["illegal"]
