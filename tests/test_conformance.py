@@ -23,6 +23,11 @@ CASES = [(name, n) for name in game_names()
 IDS = [f"{name}-{n}p" for name, n in CASES]
 
 
+#: Random games per case, unless the action budget runs out first (long games, e.g.
+#: 8-player Hood Politix, then play fewer; the count is deterministic either way).
+MAX_GAMES, MIN_GAMES, ACTION_BUDGET = 1000, 20, 1_500_000
+
+
 def random_bots(game, seed):
     return [RandomBot(game, s, seed * 100 + s, react_p=0.2) for s in range(game.num_players)]
 
@@ -31,8 +36,8 @@ def snapshot(state):
     return json.dumps(state.full_view(), sort_keys=True)
 
 
-def sample_states(name, n, games=6, seed=0, every=7):
-    """States met along random games (every ``every``-th action)."""
+def sample_states(name, n, games=6, seed=0, every=7, limit=400):
+    """Up to ``limit`` states met along random games (every ``every``-th action)."""
     game = get_spec(name).configure(n)
     out = []
     for g in range(games):
@@ -46,6 +51,8 @@ def sample_states(name, n, games=6, seed=0, every=7):
             step(state, bots, rng)
             k += 1
         out.append(state)
+    if len(out) > limit:  # long games: an even spread of their states
+        out = [out[i * len(out) // limit] for i in range(limit)]
     return out
 
 
@@ -53,6 +60,7 @@ def sample_states(name, n, games=6, seed=0, every=7):
 def test_random_games_end_and_conserve_components(name, n):
     """Random games end within the bound; components never change; every step is legal."""
     game = get_spec(name).configure(n)
+    budget = ACTION_BUDGET // 10
     for g in range(40):
         state = game.new_state(seed=1000 + g)
         components = state.components()
@@ -60,10 +68,16 @@ def test_random_games_end_and_conserve_components(name, n):
         bots = random_bots(game, g)
         count = 0
         while not state.is_over():
-            step(state, bots, rng)
+            seat, action = step(state, bots, rng)
             count += 1
             assert count <= game.spec.max_actions, "game did not end within max_actions"
             assert state.components() == components
+            for s in state.may_act():
+                actions = state.legal_actions(s)
+                assert len(set(actions)) == len(actions), f"seat {s} lists an action twice"
+        budget -= count
+        if budget <= 0 and g + 1 >= MIN_GAMES // 4:
+            break
         result = state.result()
         assert len(result.scores) == n and len(result.ranks) == n
         assert sorted(set(result.ranks)) == sorted(set(result.ranks)) and min(result.ranks) == 1
@@ -74,11 +88,15 @@ def test_random_games_end_and_conserve_components(name, n):
 @pytest.mark.parametrize("name,n", CASES, ids=IDS)
 def test_thousands_of_random_games(name, n):
     game = get_spec(name).configure(n)
-    for g in range(1000):
+    budget = ACTION_BUDGET
+    for g in range(MAX_GAMES):
         state = game.new_state(seed=g)
-        play_out(state, random_bots(game, g), random.Random(g))
+        out = play_out(state, random_bots(game, g), random.Random(g))
         assert state.is_over()
         json.dumps(state.result().to_json())
+        budget -= len(out.actions)
+        if budget <= 0 and g + 1 >= MIN_GAMES:
+            break
 
 
 @pytest.mark.parametrize("name,n", CASES, ids=IDS)

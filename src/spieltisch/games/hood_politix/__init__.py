@@ -9,7 +9,7 @@ SPEC = GameSpec(
     name="hood_politix",
     title="Hood Politix",
     min_players=2,
-    max_players=6,
+    max_players=8,
     default_players=4,
     options=(
         Option("hand_size", int, 6, "cards per hand (the dealer's choice, 5–7)",
