@@ -27,9 +27,14 @@ def available_bots(game: Game) -> dict[str, type[Bot]]:
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    name, _, budget = spec.strip().partition(":")
+    """``name[:budget[:key=value...]]``, e.g. ``ismcts:200:rollout=heuristic``.
+
+    Values after ``key=`` become int or float when they parse as such.
+    """
+    name, _, rest = spec.strip().partition(":")
     if not name:
         raise ConfigError(f"empty bot name in {spec!r}")
+    budget, _, extra = rest.partition(":")
     params: dict[str, Any] = {}
     if budget:
         try:
@@ -37,7 +42,21 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
         except ValueError:
             raise ConfigError(f"bot budget must be an integer, not {budget!r} in {spec!r}") \
                 from None
+    for item in filter(None, extra.split(":")):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ConfigError(f"bot parameter must be key=value, not {item!r} in {spec!r}")
+        params[key] = _param_value(value)
     return name, params
+
+
+def _param_value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def make_bot(game: Game, spec: str, seat: int, seed: int | None) -> Bot:

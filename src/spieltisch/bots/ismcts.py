@@ -1,0 +1,381 @@
+"""Information-set Monte Carlo tree search (single observer), for every game.
+
+``ISMCTSBot`` (``--bots ismcts`` or ``ismcts:200``) searches one tree per decision
+from its own seat's point of view (SO-ISMCTS, Cowling, Powley & Whitehouse 2012).
+Every iteration:
+
+1. **determinise**: ``obs.sample_state(rng)`` gives a full state consistent with
+   the seat's view (the game's ``determinise``; future chance gets a fresh
+   generator), so hidden cards are resampled every iteration;
+2. **select** down the tree with UCB1 *with availability counts*: an edge's
+   exploration term uses the number of iterations in which it was available (legal
+   in that determinisation), not its parent's visits;
+3. **expand** one untried edge, **roll out** to the end of the game with the rollout
+   policy, and **back up** the rewards: each edge is credited with the reward of the
+   seat that took it (every player maximises its own reward; paranoid or max-n
+   trees are not used).
+
+Modelling choices (the engine lets several seats act at once):
+
+* A tree edge is keyed by **who acts and what**: ``(seat, action)``. Nodes are
+  histories of such edges, so one node holds the edges of every seat that may
+  act there (e.g. the player to move and anyone who may throw in).
+* At each step of a descent or rollout the acting seat is chosen as the runner
+  does (``runner.step``): first the seats that may act out of turn, in random
+  order; then one of the seats the game waits for (a random one for a vote, which
+  visits every voter in turn, in random order); when nobody acts, the earliest
+  deadline fires (edge ``(clock, action)``, never a choice).
+* **Opponents' optional actions** (throw-ins, accusations, doubts) are modelled as
+  ``RandomBot`` does: each opponent with an out-of-turn option acts with
+  probability ``react_p`` (0.1); *which* action it then takes is searched (UCB
+  from that opponent's point of view) inside the tree and uniform in rollouts.
+* **The bot's own optional actions** are real decisions inside the tree: its
+  out-of-turn edges plus a ``WAIT`` edge (decline; the state does not change and
+  the others may act). In rollouts the bot reacts like the opponents.
+  ``react()`` searches the same way and returns ``None`` when ``WAIT`` is the most
+  visited root edge, so the bot may decline a window.
+* When ``act()`` is called the root decision is the bot's own (the runner has
+  already offered the others their out-of-turn chances).
+* Rewards are in [0, 1]: by default from the final places,
+  ``(n - place) / (n - 1)`` (a win is 1, ties share a place); ``reward="win"``
+  uses 1 for the winner and 0 otherwise.
+* The final choice is the most visited root edge (ties: higher mean reward).
+
+Budget: ``budget`` simulations per decision (the bot spec ``ismcts:200``;
+``react_budget`` for out-of-turn chances, by default the same), or
+``ms`` milliseconds of wall time (``ismcts::ms=50``; non-deterministic), or both
+(whichever ends first). ``rollout="heuristic"`` plays rollouts with the game's
+heuristic bot (``game.bots()["heuristic"]``) for every seat instead of uniformly
+random actions; it is slower and only as good as that bot.
+
+Only the engine API is used (``determinise`` through the observation, ``clone``,
+``to_act``, ``out_of_turn``, ``legal_actions``, ``apply``, ``deadlines``,
+``result``): no game-specific code.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from ..core.game import ConfigError, Game, State
+from .base import Bot, Observation
+
+#: The bot's pseudo-action "decline this out-of-turn chance".
+WAIT = -1
+#: A seat of ``-1`` on a path step marks a forced edge (a deadline fired).
+_FORCED = -1
+
+
+class Node:
+    """Statistics of the edge leading here, and the edges below, keyed by int."""
+
+    __slots__ = ("children", "n", "w", "avail")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+
+
+class ISMCTSBot(Bot):
+    """Single-observer ISMCTS; see the module docstring for every modelling choice."""
+
+    name = "ismcts"
+
+    def __init__(self, game: Game, seat: int, seed: int | None = None,
+                 budget: int | None = None, ms: float | None = None,
+                 rollout: str = "random", c: float = 0.7, react_p: float = 0.1,
+                 reward: str = "rank", react_budget: int | None = None,
+                 **params: Any) -> None:
+        super().__init__(game, seat, seed, **params)
+        if budget is None and ms is None:
+            budget = 200
+        if budget is not None and int(budget) < 1:
+            raise ConfigError(f"ismcts budget must be at least 1 simulation, not {budget}")
+        if ms is not None and float(ms) <= 0:
+            raise ConfigError(f"ismcts ms must be positive, not {ms}")
+        if rollout not in ("random", "heuristic"):
+            raise ConfigError(f"ismcts rollout must be 'random' or 'heuristic', not {rollout!r}")
+        if reward not in ("rank", "win"):
+            raise ConfigError(f"ismcts reward must be 'rank' or 'win', not {reward!r}")
+        self.budget = int(budget) if budget is not None else None
+        #: Simulations for an out-of-turn chance (``react``); default: ``budget``.
+        self.react_budget = int(react_budget) if react_budget is not None else self.budget
+        self.ms = float(ms) if ms is not None else None
+        self.rollout = rollout
+        self.c = float(c)
+        self.react_p = float(react_p)
+        self.reward = reward
+        # Edge keys: decision (seat, action) -> seat * K + action + 1 (WAIT -> seat * K);
+        # a deadline (seat d, action) -> (n + 1 + d) * K + action + 1 (d may be CLOCK).
+        self._k = game.num_actions + 1
+        self._n = game.num_players
+        self._rollout_bots: list[Bot] | None = None
+        if rollout == "heuristic":
+            heuristic = game.bots().get("heuristic")
+            if heuristic is None:
+                raise ConfigError(f"{game.name} has no heuristic bot for ismcts rollouts")
+            self._rollout_bots = [heuristic(game, s, self.rng.randrange(2**31))
+                                  for s in range(game.num_players)]
+        #: Figures of the last search (simulations, seconds, rollout actions).
+        self.last_search: dict[str, float] = {}
+        self._rollout_actions = 0
+
+    # -- the Bot interface ---------------------------------------------------------------
+    def act(self, obs: Observation) -> int | None:
+        actions = obs.legal_actions()
+        if len(actions) <= 1:
+            return actions[0] if actions else None
+        return self._search(obs, list(actions))
+
+    def react(self, obs: Observation) -> int | None:
+        actions = obs.legal_actions()
+        if not actions:
+            return None
+        choice = self._search(obs, [*actions, WAIT], self.react_budget)
+        return None if choice == WAIT else choice
+
+    # -- search --------------------------------------------------------------------------
+    def _search(self, obs: Observation, options: list[int], budget: int | None = -1) -> int:
+        root = Node()
+        rng = self.rng
+        start = time.perf_counter()
+        stop = start + self.ms / 1000.0 if self.ms is not None else math.inf
+        if budget == -1:
+            budget = self.budget
+        limit = budget if budget is not None else 1 << 62
+        sims = 0
+        self._rollout_actions = 0
+        while sims < limit:
+            state = obs.sample_state(rng)
+            self._iterate(state, root, options)
+            sims += 1
+            if stop != math.inf and time.perf_counter() >= stop:
+                break
+        base = self.seat * self._k + 1
+        best = options[0]
+        best_key: tuple[int, float] = (-1, 0.0)
+        for a in options:
+            child = root.children.get(base + a)
+            if child is None or child.n == 0:
+                continue
+            key = (child.n, child.w / child.n)
+            if key > best_key:
+                best, best_key = a, key
+        self.last_search = {"simulations": sims, "seconds": time.perf_counter() - start,
+                            "rollout_actions": self._rollout_actions}
+        return best
+
+    def _iterate(self, state: State, root: Node, root_options: list[int]) -> None:
+        rng = self.rng
+        k = self._k
+        me = self.seat
+        path: list[tuple[Node, int]] = []
+        node = root
+        declined = -1  # move number at which this bot chose WAIT (the state did not change)
+        seat = me
+        options: list[int] | None = root_options
+        while not state.is_over():
+            if options is None:
+                seat, options = self._who(state, declined)
+                if seat == _FORCED:  # nobody acts: the earliest deadline fires
+                    d_seat, d_action = options
+                    key = (self._n + 1 + d_seat) * k + d_action + 1
+                    child = node.children.get(key)
+                    if child is None:
+                        child = node.children[key] = Node()
+                    path.append((child, _FORCED))
+                    state.apply(d_seat, d_action)
+                    node = child
+                    options = None
+                    continue
+            base = seat * k + 1
+            children = node.children
+            untried = [a for a in options if base + a not in children]
+            if untried:
+                action = untried[0] if len(untried) == 1 else rng.choice(untried)
+                child = children[base + action] = Node()
+                for a in options:
+                    ch = children.get(base + a)
+                    if ch is not None:
+                        ch.avail += 1
+                path.append((child, seat))
+                if action == WAIT:
+                    declined = state.move_number
+                else:
+                    state.apply(seat, action)
+                break
+            # every option tried: UCB1 with availability counts
+            c = self.c
+            log = math.log
+            best_v = -1.0
+            action = options[0]
+            child = children[base + action]
+            for a in options:
+                ch = children[base + a]
+                ch.avail += 1
+                v = ch.w / ch.n + c * math.sqrt(log(ch.avail) / ch.n)
+                if v > best_v:
+                    best_v, action, child = v, a, ch
+            path.append((child, seat))
+            if action == WAIT:
+                declined = state.move_number
+            else:
+                state.apply(seat, action)
+            node = child
+            options = None
+        rewards = self._play_out(state)
+        for child, s in path:
+            child.n += 1
+            if s >= 0:
+                child.w += rewards[s]
+
+    def _who(self, state: State, declined: int) -> tuple[int, Any]:
+        """Who acts next in the model, and their options (see the module docstring).
+
+        Returns ``(seat, options)``; ``(_FORCED, (seat, action))`` for a deadline.
+        """
+        rng = self.rng
+        required = state.to_act()
+        optional = state.out_of_turn()
+        if optional:
+            order = [s for s in optional if s not in required]
+            if len(order) > 1:
+                rng.shuffle(order)
+            for s in order:
+                if s == self.seat:
+                    if declined == state.move_number:
+                        continue
+                    actions = state.legal_actions(s)
+                    if actions:
+                        return s, [*actions, WAIT]
+                elif rng.random() < self.react_p:
+                    actions = state.legal_actions(s)
+                    if actions:
+                        return s, actions
+        if required:
+            s = required[0] if len(required) == 1 else rng.choice(list(required))
+            return s, state.legal_actions(s)
+        deadlines = state.deadlines()
+        if not deadlines:
+            raise RuntimeError(f"{state.game.name}: nobody may act and no deadline runs")
+        first = min(deadlines, key=lambda d: d.seconds)
+        return _FORCED, (first.seat, first.action)
+
+    # -- rollouts ------------------------------------------------------------------------
+    def _play_out(self, state: State) -> list[float]:
+        if not state.is_over():
+            if self._rollout_bots is None:
+                done = self._random_rollout(state)
+            else:
+                done = self._bot_rollout(state)
+            if not done:  # the game did not end within its bound: call it a draw
+                return [0.5] * self._n
+        return self._rewards(state)
+
+    def _random_rollout(self, state: State) -> bool:
+        """Uniform actions; optional actions with probability ``react_p`` per seat.
+
+        Fast path (same semantics): an action taken from the legal list is legal, so
+        when the game keeps the engine's ``apply`` it is applied as ``apply`` does
+        after a legal verdict (count the move, ``_apply``), skipping the re-check;
+        and legal actions are computed without the cache when the game keeps the
+        engine's ``legal_actions`` (each list is used once here).
+        """
+        rng = self.rng
+        random = rng.random
+        choice = rng.choice
+        react_p = self.react_p
+        limit = state.game.spec.max_actions
+        cls = type(state)
+        fast = cls.apply is State.apply
+        legal = state._legal_actions if cls.legal_actions is State.legal_actions \
+            else state.legal_actions
+        apply_ = state._apply
+        to_act = state.to_act
+        out_of_turn = state.out_of_turn
+        is_over = state.is_over
+        steps = 0
+        while not is_over():
+            steps += 1
+            if steps > limit:
+                return False
+            required = to_act()
+            optional = out_of_turn()
+            if optional:
+                seat = -1
+                for s in optional:
+                    if s not in required and random() < react_p:
+                        actions = legal(s)
+                        if actions:
+                            seat = s
+                            break
+                if seat >= 0:
+                    if fast:
+                        state.move_number += 1
+                        apply_(seat, choice(actions))
+                    else:
+                        state.apply(seat, choice(actions))
+                    continue
+            if required:
+                s = required[0] if len(required) == 1 else choice(required)
+                if fast:
+                    a = choice(legal(s))
+                    state.move_number += 1
+                    apply_(s, a)
+                else:
+                    state.apply(s, choice(legal(s)))
+                continue
+            first = min(state.deadlines(), key=lambda d: d.seconds)
+            state.apply(first.seat, first.action)
+        self._rollout_actions += steps
+        return True
+
+    def _bot_rollout(self, state: State) -> bool:
+        rng = self.rng
+        bots = self._rollout_bots
+        assert bots is not None
+        limit = state.game.spec.max_actions
+        steps = 0
+        while not state.is_over():
+            steps += 1
+            if steps > limit:
+                return False
+            required = state.to_act()
+            optional = state.out_of_turn()
+            acted = False
+            for s in optional:
+                if s not in required:
+                    a = bots[s].react(Observation(state, s, required=False))
+                    if a is not None:
+                        state.apply(s, a)
+                        acted = True
+                        break
+            if acted:
+                continue
+            if required:
+                s = required[0] if len(required) == 1 else rng.choice(list(required))
+                a = bots[s].act(Observation(state, s, required=True))
+                if a is None:  # a bot that lets time pass: act at random instead
+                    a = rng.choice(state.legal_actions(s))
+                state.apply(s, a)
+                continue
+            first = min(state.deadlines(), key=lambda d: d.seconds)
+            state.apply(first.seat, first.action)
+        self._rollout_actions += steps
+        return True
+
+    def _rewards(self, state: State) -> list[float]:
+        result = state.result()
+        n = self._n
+        if self.reward == "win":
+            return [1.0 if s == result.winner else 0.0 for s in range(n)]
+        if n == 1:
+            return [1.0]
+        return [(n - r) / (n - 1) for r in result.ranks]
+
+
+__all__ = ["ISMCTSBot", "Node", "WAIT"]

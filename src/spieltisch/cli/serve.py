@@ -1,0 +1,48 @@
+"""``spieltisch serve``: run the game server on uvicorn."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    db: Annotated[str | None, typer.Option(
+        help="SQLAlchemy database URL (default: SQLite in the user's data directory)")] = None,
+    grace: Annotated[float, typer.Option(
+        help="seconds a disconnected seat waits before a bot plays for it")] = 30.0,
+    time_scale: Annotated[float, typer.Option(
+        help="multiplies the games' deadlines (1 = the rules' times)")] = 1.0,
+    bot_delay: Annotated[float, typer.Option(help="pause before each bot action (s)")] = 0.5,
+    messages_per_second: Annotated[float, typer.Option(
+        help="sustained WebSocket messages per second per connection")] = 20.0,
+    max_tables_per_client: Annotated[int, typer.Option(
+        help="unfinished tables one client address may create")] = 20,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "warning",
+) -> None:
+    """Start the game server (tables, seats, real-time play over WebSockets)."""
+    try:
+        import uvicorn
+
+        from ..server import ServerConfig, create_app
+    except ImportError as e:  # pragma: no cover - depends on the install
+        typer.echo(f"error: the server needs the 'server' extra "
+                   f"(pip install 'spieltisch[server]'): {e}", err=True)
+        raise typer.Exit(2) from None
+    config = ServerConfig(db_url=db or "", grace_seconds=grace, time_scale=time_scale,
+                          bot_delay=bot_delay, messages_per_second=messages_per_second,
+                          message_burst=max(60, int(messages_per_second * 3)),
+                          max_tables_per_client=max_tables_per_client)
+    url = config.resolved_db_url()
+    config.db_url = url
+    app = create_app(config)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    typer.echo(f"spieltisch server on http://{shown}:{port}/  (database: {url})")
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1 << 16)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(serve)

@@ -1,0 +1,112 @@
+"""``spieltisch tournament``: bots against each other in rotating seats, with ratings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from ..core.game import SpieltischError
+from ..core.registry import get_spec
+
+
+def tournament(
+    game: Annotated[str, typer.Argument(help="president, hockey, pixmit, hood_politix or hoax")],
+    bots: Annotated[str, typer.Option(help="the competing bots, comma-separated bot specs "
+                                           "name[:budget[:key=value...]], e.g. "
+                                           "random,heuristic,ismcts:200")]
+    = "random,heuristic,ismcts:200",
+    players: Annotated[int | None, typer.Option("--players", "-p", help="seats per game")]
+    = None,
+    games: Annotated[int, typer.Option("--games", "-n", min=1,
+                                       help="games (rounded up to whole rotations)")] = 60,
+    seed: Annotated[int, typer.Option(help="run seed: same seed, same results")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="processes")] = 1,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="rule option key=value; repeatable")] = None,
+    out: Annotated[Path | None, typer.Option(help="write the results (summary and every "
+                                                  "game) as JSON here")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+) -> None:
+    """Play bots against each other in rotating seats; print win rates and ratings.
+
+    Each bot takes each seat equally often, and every rotation is played on the same
+    deal. The table gives seat-games, wins, win rate with its 95% Wilson interval,
+    mean score, mean place and an OpenSkill (Plackett-Luce) rating from the places.
+    """
+    from .. import tournament as tour
+    from ..bots import make_bot, parse_bot_spec
+    from .main import console, err, fail, parse_options
+
+    try:
+        g = get_spec(game).configure(players, parse_options(option))
+        specs = [p.strip() for p in bots.split(",") if p.strip()]
+        if not specs:
+            fail("no bots given")
+        if len(set(specs)) != len(specs):
+            fail("each bot spec may appear once (it is rotated through every seat)")
+        for b in specs:  # fail early on a bad bot spec
+            parse_bot_spec(b)
+            make_bot(g, b, 0, 0)
+    except SpieltischError as e:
+        fail(str(e))
+    matches = tour.matches_for(game, g.num_players, g.options, specs, seed, games)
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+                  disable=as_json and not err.is_terminal) as progress:
+        bar = progress.add_task(f"{game} tournament", total=len(matches))
+        try:
+            records = tour.run(matches, jobs, lambda k: progress.advance(bar, k))
+        except SpieltischError as e:
+            fail(str(e), 1)
+    summary = tour.summarise(records, specs, g.num_players)
+    summary.update({"game": game, "players": g.num_players, "options": g.options,
+                    "specs": specs, "seed": seed, "requested_games": games})
+    if out is not None:
+        out.write_text(json.dumps({**summary, "records": records}, indent=1))
+    if as_json:
+        print(json.dumps(summary, indent=1))
+        return
+    print_table(summary, console)
+    if out is not None:
+        console.print(f"results written to {out}")
+
+
+def print_table(summary: dict[str, Any], console: Any) -> None:
+    extra = "" if summary["games"] == summary["requested_games"] else \
+        f" (rounded up from {summary['requested_games']} to whole rotations)"
+    console.print(f"[bold]{summary['game']}[/] tournament, {summary['players']} players, "
+                  f"{summary['games']} games{extra}, seed {summary['seed']}, "
+                  f"options {summary['options']}; chance win rate "
+                  f"{summary['chance_win_rate']:.3f}")
+    t = Table(title="Bots (sorted by rating)")
+    for col in ("bot", "seat-games", "wins", "win rate", "95% interval", "mean score",
+                "mean place", "rating μ±σ", "ordinal"):
+        t.add_column(col, justify="right")
+    for b in sorted(summary["bots"], key=lambda b: -b["rating"]["ordinal"]):
+        lo, hi = b["ci95"]
+        r = b["rating"]
+        t.add_row(b["bot"], str(b["seat_games"]), str(b["wins"]), f"{b['win_rate']:.3f}",
+                  f"{lo:.3f}–{hi:.3f}", f"{b['mean_score']:.2f}", f"{b['mean_place']:.2f}",
+                  f"{r['mu']:.1f}±{r['sigma']:.1f}", f"{r['ordinal']:.1f}")
+    console.print(t)
+    if summary["head_to_head"]:
+        t = Table(title="Head to head (share of seat pairs where A finished ahead of B)")
+        for col in ("A", "B", "games", "seat pairs", "A ahead", "95% interval"):
+            t.add_column(col, justify="right")
+        for h in summary["head_to_head"]:
+            lo, hi = h["ci95"]
+            t.add_row(h["a"], h["b"], str(h["games"]), str(h["seat_pairs"]),
+                      f"{h['a_ahead']:.3f}", f"{lo:.3f}–{hi:.3f}")
+        console.print(t)
+    if summary["draws"]:
+        console.print(f"games without a single winner: {summary['draws']}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``tournament`` command to the main application."""
+    app.command("tournament")(tournament)

@@ -1,0 +1,188 @@
+"""Bot tournaments: rotating seats, win rates with intervals, and ratings.
+
+``K`` bot specs play on ``P`` seats. Game ``g`` belongs to rotation group
+``g // K`` and has rotation ``r = g % K``; seat ``s`` is taken by bot
+``(s + r) % K``. Over each group every bot sits in every seat exactly once, so the
+number of games is rounded up to a multiple of ``K``. All games of a group are
+played on the same deal ("duplicate" format: the seed of the deal is the group's),
+which takes the luck of the cards out of the comparison; bots and the runner get
+per-game seeds. When ``K < P`` a bot may hold several seats of one game, and when
+``K > P`` some bots sit a game out; either way seat-games are balanced.
+
+Every game's seeds derive from the run's seed and the game's index, and records
+come back in game order, so the same seed gives the same results (ratings
+included: they are computed in game order afterwards) whatever ``jobs`` is.
+
+Ratings come from OpenSkill (``openskill.models.PlackettLuce``, a TrueSkill-like
+Bayesian model for multiplayer finishing orders): each game is a match whose
+teams are the seats, ranked by the game's final places (ties allowed). A bot on
+several seats of one game gets the mean of its per-seat updates.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .bots import make_bot
+from .core.game import ConfigError
+from .core.registry import get_spec
+from .runner import play_out
+from .simulate import game_seed, wilson
+
+
+@dataclass(frozen=True)
+class Match:
+    game: str
+    players: int
+    options: tuple[tuple[str, Any], ...]
+    specs: tuple[str, ...]  # the distinct bots of the tournament
+    seat_bots: tuple[int, ...]  # index into ``specs`` per seat
+    seed: int
+    index: int
+    deal: int  # rotation group: games of a group share the deal
+
+
+def lineup(num_bots: int, players: int, index: int) -> tuple[int, ...]:
+    """Bot index per seat for game ``index`` (see the module docstring)."""
+    r = index % num_bots
+    return tuple((s + r) % num_bots for s in range(players))
+
+
+def rounded_games(games: int, num_bots: int) -> int:
+    """``games`` rounded up to whole rotations."""
+    return -(-games // num_bots) * num_bots
+
+
+def matches_for(game: str, players: int, options: dict[str, Any], specs: Sequence[str],
+                seed: int, games: int) -> list[Match]:
+    if not specs:
+        raise ConfigError("a tournament needs at least one bot")
+    k = len(specs)
+    opts = tuple(sorted(options.items()))
+    return [Match(game, players, opts, tuple(specs), lineup(k, players, i), seed, i, i // k)
+            for i in range(rounded_games(games, k))]
+
+
+def play_match(m: Match) -> dict[str, Any]:
+    """Play one game; the record holds what the table and the ratings need."""
+    game = get_spec(m.game).configure(m.players, dict(m.options))
+    deal_seed = game_seed(m.seed, m.deal)
+    run_seed = game_seed(m.seed + 1_000_003, m.index)
+    state = game.new_state(seed=deal_seed)
+    bots = [make_bot(game, m.specs[b], seat, run_seed + 7919 * (seat + 1))
+            for seat, b in enumerate(m.seat_bots)]
+    out = play_out(state, bots, random.Random(run_seed))
+    result = state.result()
+    return {"index": m.index, "deal": m.deal, "deal_seed": deal_seed, "seed": run_seed,
+            "bots": [m.specs[b] for b in m.seat_bots], "winner": result.winner,
+            "scores": list(result.scores), "ranks": list(result.ranks),
+            "actions": len(out.actions)}
+
+
+def run(matches: Sequence[Match], jobs: int = 1,
+        progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """Play every match (in ``jobs`` processes); records come back in match order."""
+    records: list[dict[str, Any]] = []
+    if jobs <= 1 or len(matches) <= 1:
+        for m in matches:
+            records.append(play_match(m))
+            if progress:
+                progress(1)
+        return records
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    with ctx.Pool(jobs) as pool:
+        for rec in pool.imap(play_match, matches, chunksize=1):
+            records.append(rec)
+            if progress:
+                progress(1)
+    return records
+
+
+def ratings(records: Sequence[dict[str, Any]], specs: Sequence[str]) -> dict[str, dict[str, float]]:
+    """OpenSkill Plackett-Luce ratings from the finishing places, in game order."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    current = {name: model.rating(name=name) for name in specs}
+    for r in records:
+        seats = r["bots"]
+        teams = [[model.rating(mu=current[b].mu, sigma=current[b].sigma, name=b)] for b in seats]
+        new = model.rate(teams, ranks=[float(x) for x in r["ranks"]])
+        updates: dict[str, list[tuple[float, float]]] = {}
+        for b, team in zip(seats, new, strict=True):
+            updates.setdefault(b, []).append((team[0].mu, team[0].sigma))
+        for b, ups in updates.items():
+            current[b] = model.rating(mu=statistics.fmean(u[0] for u in ups),
+                                      sigma=statistics.fmean(u[1] for u in ups), name=b)
+    return {name: {"mu": rt.mu, "sigma": rt.sigma, "ordinal": rt.ordinal()}
+            for name, rt in current.items()}
+
+
+def head_to_head(records: Sequence[dict[str, Any]], specs: Sequence[str]) -> list[dict[str, Any]]:
+    """For each pair of bots A, B: over every game and every pair of seats held by A
+    and B, the share of "A finished ahead of B" (a tie counts one half), with a 95%
+    Wilson interval over those seat pairs (seat pairs of one game are not
+    independent, so the interval is a little optimistic when a bot holds several)."""
+    out = []
+    for i, a in enumerate(specs):
+        for b in specs[i + 1:]:
+            pairs = 0
+            score = 0.0
+            games = 0
+            for r in records:
+                sa = [s for s, x in enumerate(r["bots"]) if x == a]
+                sb = [s for s, x in enumerate(r["bots"]) if x == b]
+                if not sa or not sb:
+                    continue
+                games += 1
+                for x in sa:
+                    for y in sb:
+                        pairs += 1
+                        rx, ry = r["ranks"][x], r["ranks"][y]
+                        score += 1.0 if rx < ry else 0.5 if rx == ry else 0.0
+            lo, hi = wilson(score, pairs)
+            out.append({"a": a, "b": b, "games": games, "seat_pairs": pairs,
+                        "a_ahead": score / pairs if pairs else 0.0, "ci95": [lo, hi]})
+    return out
+
+
+def summarise(records: Sequence[dict[str, Any]], specs: Sequence[str],
+              players: int) -> dict[str, Any]:
+    """Per bot: seat-games, wins, win rate (95% Wilson interval), mean score and place,
+    rating; plus a seat-by-bot count showing the rotation's balance."""
+    rates = ratings(records, specs)
+    rows = []
+    for name in specs:
+        seat_games = wins = 0
+        scores: list[float] = []
+        places: list[int] = []
+        for r in records:
+            for s, b in enumerate(r["bots"]):
+                if b == name:
+                    seat_games += 1
+                    wins += r["winner"] == s
+                    scores.append(r["scores"][s])
+                    places.append(r["ranks"][s])
+        lo, hi = wilson(wins, seat_games)
+        rows.append({"bot": name, "seat_games": seat_games, "wins": wins,
+                     "win_rate": wins / seat_games if seat_games else 0.0, "ci95": [lo, hi],
+                     "mean_score": statistics.fmean(scores) if scores else 0.0,
+                     "mean_place": statistics.fmean(places) if places else 0.0,
+                     "rating": rates[name]})
+    seats = {name: [sum(1 for r in records if r["bots"][s] == name) for s in range(players)]
+             for name in specs}
+    return {"games": len(records), "bots": rows, "seat_counts": seats,
+            "head_to_head": head_to_head(records, specs),
+            "chance_win_rate": 1 / players,
+            "draws": sum(1 for r in records if r["winner"] is None),
+            "mean_actions": statistics.fmean(r["actions"] for r in records) if records else 0.0}
+
+
+__all__ = ["Match", "head_to_head", "lineup", "matches_for", "play_match", "ratings",
+           "rounded_games", "run", "summarise"]

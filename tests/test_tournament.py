@@ -1,0 +1,103 @@
+"""Tournaments: balanced rotation, determinism whatever --jobs, ratings, the command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from spieltisch import tournament as tour
+from spieltisch.cli.main import app
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("bots", [1, 2, 3, 4, 5, 7])
+@pytest.mark.parametrize("players", [2, 4, 5, 8])
+def test_rotation_puts_each_bot_in_each_seat_equally_often(bots, players):
+    specs = [f"b{i}" for i in range(bots)]
+    matches = tour.matches_for("president", players, {}, specs, 0, 10)
+    assert len(matches) == tour.rounded_games(10, bots) and len(matches) % bots == 0
+    counts = {(b, s): 0 for b in range(bots) for s in range(players)}
+    for m in matches:
+        for s, b in enumerate(m.seat_bots):
+            counts[b, s] += 1
+    assert len(set(counts.values())) == 1
+    # every rotation of a group shares the deal
+    for m in matches:
+        assert m.deal == m.index // bots
+
+
+def test_same_seed_same_results_whatever_jobs():
+    matches = tour.matches_for("president", 4, {}, ["random", "heuristic"], 5, 6)
+    one = tour.run(matches, jobs=1)
+    two = tour.run(matches, jobs=2)
+    assert one == two
+    assert tour.summarise(one, ["random", "heuristic"], 4) == \
+        tour.summarise(two, ["random", "heuristic"], 4)
+    other = tour.run(tour.matches_for("president", 4, {}, ["random", "heuristic"], 6, 6))
+    assert other != one
+
+
+def test_duplicate_deals_share_the_first_deal():
+    from spieltisch.core import get_spec
+
+    matches = tour.matches_for("president", 4, {}, ["random", "heuristic"], 3, 4)
+    game = get_spec("president").configure(4)
+    recs = tour.run(matches)
+    assert recs[0]["deal_seed"] == recs[1]["deal_seed"] != recs[2]["deal_seed"]
+    first = [game.new_state(seed=r["deal_seed"]).full_view() for r in recs[:2]]
+    assert first[0] == first[1]
+
+
+def test_ratings_order_follows_places():
+    specs = ["weak", "strong"]
+    records = [{"bots": ["weak", "strong"], "ranks": [2, 1], "winner": 1, "scores": [0, 1],
+                "actions": 1}] * 20
+    rates = tour.ratings(records, specs)
+    assert rates["strong"]["mu"] > rates["weak"]["mu"]
+    summary = tour.summarise(records, specs, 2)
+    strong = next(b for b in summary["bots"] if b["bot"] == "strong")
+    assert strong["win_rate"] == 1.0 and strong["ci95"][0] > 0.8
+    assert strong["mean_place"] == 1.0
+
+
+def test_same_bot_on_several_seats_is_rated_once_per_game():
+    records = [{"bots": ["a", "b", "a"], "ranks": [1, 2, 3], "winner": 0, "scores": [3, 2, 1],
+                "actions": 1}]
+    rates = tour.ratings(records, ["a", "b"])
+    assert set(rates) == {"a", "b"}
+
+
+def test_tournament_command_end_to_end(tmp_path):
+    out = tmp_path / "results.json"
+    r = runner.invoke(app, ["tournament", "pixmit", "--players", "2", "--bots",
+                            "random,heuristic,ismcts:3", "--games", "4", "--seed", "2",
+                            "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    for name in ("random", "heuristic", "ismcts:3", "95% interval", "rating"):
+        assert name in r.output
+    assert "rounded up from 4 to whole rotations" in r.output
+    data = json.loads(out.read_text())
+    assert data["games"] == 6 and len(data["records"]) == 6
+    assert {b["bot"] for b in data["bots"]} == {"random", "heuristic", "ismcts:3"}
+    for counts in data["seat_counts"].values():
+        assert len(set(counts)) == 1
+    again = runner.invoke(app, ["tournament", "pixmit", "--players", "2", "--bots",
+                                "random,heuristic,ismcts:3", "--games", "4", "--seed", "2",
+                                "--jobs", "2", "--json"])
+    assert again.exit_code == 0, again.output
+    summary = json.loads(again.stdout[again.stdout.index("{"):])
+    assert summary["bots"] == data["bots"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--bots", "random,nobody"], "unknown bot 'nobody'"),
+    (["--bots", "random,random"], "each bot spec may appear once"),
+    (["--bots", "ismcts:x"], "budget must be an integer"),
+])
+def test_tournament_errors_are_clear(args, message):
+    r = runner.invoke(app, ["tournament", "president", "--games", "2", *args])
+    assert r.exit_code == 2
+    assert message in r.output
