@@ -1,0 +1,479 @@
+"""One live table: the authoritative state, its seats, connections, bots and timers.
+
+Everything that changes the state runs under the table's ``asyncio.Lock``: a
+player's action, a bot's action, a deadline that passes. Each is judged against
+the state it meets when it gets the lock, so concurrent out-of-turn actions (a
+throw-in race) are well defined: the first to arrive wins, the next is judged
+against the new state. Each action is written to the store *before* it is applied
+and pushed, so nothing acknowledged is ever lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import random
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from ..bots import make_bot
+from ..bots.base import Bot, Observation
+from ..core.game import CLOCK, Event, Game, IllegalAction, State, Verdict
+from ..core.registry import get_spec
+from ..replay import Replay
+from .config import ServerConfig
+from .store import SeatRow, Store, TableRow
+
+log = logging.getLogger("spieltisch.server")
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Conn:
+    """One WebSocket connection: a seat (``None`` = spectator) and an outgoing queue."""
+
+    def __init__(self, send_text: Callable[[str], Any], address: str = "") -> None:
+        self._send_text = send_text
+        self.address = address
+        self.seat: int | None = None
+        self.bound = False
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, msg: dict[str, Any] | str) -> None:
+        if not self.closed:
+            self.queue.put_nowait(msg if isinstance(msg, str) else json.dumps(msg))
+
+    async def writer(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                return
+            try:
+                await self._send_text(text)
+            except Exception:  # the peer went away; the reader notices too
+                self.closed = True
+                return
+
+
+class TableRuntime:
+    def __init__(self, row: TableRow, store: Store, config: ServerConfig) -> None:
+        self.row = row
+        self.store = store
+        self.config = config
+        self.game: Game = get_spec(row.game).configure(row.players, row.options)
+        self.state: State | None = None
+        self.lock = asyncio.Lock()
+        self.conns: set[Conn] = set()
+        self.bots: dict[int, Bot] = {}
+        self.subs: dict[int, Bot] = {}
+        self.grace: dict[int, asyncio.TimerHandle] = {}
+        self.seen: dict[int, OrderedDict[str, dict[str, Any]]] = {}
+        self.log: list[tuple[int, Any]] = []
+        self.rng = random.Random(row.seed ^ 0x5EED)
+        self._deadline_start: dict[tuple[int, int, int], float] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._wake = asyncio.Event()
+        self._driver: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        for s in row.seats:
+            if s.kind == "bot":
+                self.bots[s.seat] = make_bot(self.game, s.bot or "random", s.seat,
+                                             row.seed + 7919 * (s.seat + 1))
+
+    # -- lifecycle ---------------------------------------------------------------
+    @property
+    def code(self) -> str:
+        return self.row.code
+
+    @property
+    def status(self) -> str:
+        return self.row.status
+
+    def human_seats(self) -> list[SeatRow]:
+        return [s for s in self.row.seats if s.kind == "human"]
+
+    def free_seats(self) -> list[int]:
+        return [s.seat for s in self.human_seats() if s.token_hash is None]
+
+    def seat_of_token(self, token: Any) -> int | None:
+        if not isinstance(token, str) or not token or len(token) > 200:
+            return None
+        h = hash_token(token)
+        for s in self.row.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
+                return s.seat
+        return None
+
+    def rebuild(self) -> None:
+        """Replay the stored log from the seed (server restart)."""
+        if self.row.status == "waiting":
+            return
+        state = self.game.new_state(seed=self.row.seed)
+        for a in self.store.load_actions(self.row.id):
+            action = self.game.action_from_json(a.action)
+            state.apply(a.seat, action)
+            self.log.append((a.seat, a.action))
+            if a.client_id and a.seat >= 0:
+                self._remember(a.seat, a.client_id, {"type": "ack", "id": a.client_id,
+                                                      "index": a.index})
+        self.state = state
+
+    def activate(self) -> None:
+        """Start bots, timers and grace periods (after creation, start or rebuild)."""
+        if self._driver is None:
+            self._driver = asyncio.get_running_loop().create_task(self._drive())
+        if self.row.status == "playing":
+            for s in self.human_seats():
+                if not any(c.seat == s.seat for c in self.conns):
+                    self._start_grace(s.seat)
+            self._arm()
+            self._wake.set()
+
+    async def close(self) -> None:
+        if self._timer:
+            self._timer.cancel()
+        for h in self.grace.values():
+            h.cancel()
+        if self._driver:
+            self._driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._driver
+        for c in list(self.conns):
+            c.queue.put_nowait(None)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def start_if_full(self) -> None:
+        async with self.lock:
+            if self.row.status != "waiting" or self.free_seats():
+                return
+            self.state = self.game.new_state(seed=self.row.seed)
+            self.row.status = "playing"
+            self.store.set_status(self.row.id, "playing")
+            for c in self.conns:
+                c.send(self.snapshot(c.seat, "start"))
+            self.activate()
+
+    # -- messages ----------------------------------------------------------------
+    def public_info(self) -> dict[str, Any]:
+        return {
+            "code": self.row.code, "game": self.row.game, "players": self.row.players,
+            "options": self.row.options, "status": self.row.status,
+            "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
+                       "taken": s.kind == "bot" or s.token_hash is not None,
+                       "connected": any(c.seat == s.seat for c in self.conns),
+                       "substituted": s.seat in self.subs} for s in self.row.seats],
+            "actions": len(self.log), "result": self.row.result,
+        }
+
+    def _deadline_json(self) -> list[dict[str, Any]]:
+        assert self.state is not None
+        return [{"seat": d.seat if d.seat != CLOCK else None,
+                 "seconds": d.seconds * self.config.time_scale, "reason": d.reason}
+                for d in self.state.deadlines()]
+
+    def snapshot(self, seat: int | None, kind: str = "state") -> dict[str, Any]:
+        """The full picture ``seat`` may have (welcome, start)."""
+        msg: dict[str, Any] = {"type": kind, "code": self.row.code, "seat": seat,
+                               "status": self.row.status, "index": len(self.log)}
+        if self.state is not None:
+            msg.update(self._seat_part(seat))
+        return msg
+
+    def _seat_part(self, seat: int | None) -> dict[str, Any]:
+        st = self.state
+        assert st is not None
+        part: dict[str, Any] = {"view": st.view(seat), "deadlines": self._deadline_json(),
+                                "over": st.is_over()}
+        if st.is_over():
+            part["result"] = st.result().to_json()
+        if seat is not None and not st.is_over():
+            required = seat in st.to_act()
+            legal = st.legal_actions(seat) if required or seat in st.out_of_turn() else []
+            part["required"] = required
+            part["legal"] = [self.game.action_to_json(a) for a in legal]
+        elif seat is not None:
+            part["required"] = False
+            part["legal"] = []
+        return part
+
+    def _broadcast(self, actor: int, action: Any, events: list[Event]) -> None:
+        index = len(self.log) - 1  # the position of this action in the log
+        per_seat: dict[int | None, str] = {}
+        for c in self.conns:
+            if not c.bound:
+                continue
+            text = per_seat.get(c.seat)
+            if text is None:
+                msg: dict[str, Any] = {
+                    "type": "update", "index": index,
+                    "seat": actor if actor != CLOCK else None,
+                    "events": [e.for_seat(c.seat) for e in events],
+                }
+                if c.seat is not None and c.seat == actor:
+                    msg["action"] = action
+                msg.update(self._seat_part(c.seat))
+                text = per_seat[c.seat] = json.dumps(msg)
+            c.send(text)
+
+    # -- acting --------------------------------------------------------------------
+    def _judge(self, seat: int, action: int) -> str | None:
+        st = self.state
+        assert st is not None
+        if st.is_over():
+            return "the game is over"
+        if seat == CLOCK:
+            return None if any(d.action == action for d in st.deadlines()) else \
+                "no deadline with that action is running"
+        if not (0 <= action < self.game.num_actions):
+            return f"action {action} is outside the action space"
+        verdict = st.check(seat, action)
+        if verdict.verdict is Verdict.ILLEGAL:
+            return verdict.reason or "illegal"
+        return None
+
+    def _apply_locked(self, seat: int, action: int, client_id: str | None = None,
+                      ack: Callable[[int], None] | None = None) -> int:
+        """Judge, persist, apply, acknowledge, push. Caller holds the lock.
+
+        Raises ``IllegalAction`` (nothing stored or changed). ``ack(index)`` is called
+        once the action is stored, before the update is pushed to anyone.
+        """
+        st = self.state
+        assert st is not None
+        reason = self._judge(seat, action)
+        if reason is not None:
+            raise IllegalAction(reason, seat, action)
+        text = self.game.action_to_json(action)
+        index = len(self.log)
+        self.store.append_action(self.row.id, index, seat, text, client_id)
+        events = st.apply(seat, action)
+        self.log.append((seat, text))
+        if ack is not None:
+            ack(index)
+        if st.is_over():
+            self.row.status = "over"
+            self.row.result = st.result().to_json()
+            self.store.set_status(self.row.id, "over", self.row.result)
+        self._broadcast(seat, text, events)
+        self._arm()
+        self._wake.set()
+        return index
+
+    def _remember(self, seat: int, client_id: str, reply: dict[str, Any]) -> None:
+        seen = self.seen.setdefault(seat, OrderedDict())
+        seen[client_id] = reply
+        while len(seen) > self.config.remembered_ids:
+            seen.popitem(last=False)
+
+    async def player_action(self, conn: Conn, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """Handle an ``action`` message; returns an error (or repeated ack) for the sender.
+
+        A new action's ack is sent by ``_apply_locked``, ahead of the update.
+        """
+        client_id = msg.get("id")
+        if client_id is not None and (not isinstance(client_id, (str, int))
+                                      or isinstance(client_id, bool) or len(str(client_id)) > 100):
+            return err("bad_id", "'id' must be a string or integer of at most 100 characters")
+        cid = None if client_id is None else str(client_id)
+        seat = conn.seat
+        if seat is None:
+            return err("not_a_seat", "spectators cannot act", client_id)
+        if "seat" in msg and msg["seat"] != seat:
+            return err("wrong_seat", f"this connection plays seat {seat} only", client_id)
+        if "action" not in msg:
+            return err("malformed", "an action message needs 'action'", client_id)
+        async with self.lock:
+            if cid is not None and cid in self.seen.get(seat, {}):
+                return {**self.seen[seat][cid], "repeat": True}
+            if self.row.status != "playing" or self.state is None:
+                return err("not_started" if self.row.status == "waiting" else "game_over",
+                           f"the table is {self.row.status}", client_id)
+            try:
+                action = self.game.action_from_json(msg["action"])
+            except IllegalAction as e:
+                return err("bad_action", e.reason, client_id)
+            except Exception as e:  # a game's parser choking on garbage
+                return err("bad_action", f"cannot read action {msg['action']!r}: "
+                           f"{type(e).__name__}", client_id)
+            def send_ack(index: int) -> None:
+                reply = {"type": "ack", "id": client_id, "index": index}
+                if cid is not None:
+                    self._remember(seat, cid, reply)
+                conn.send(reply)
+
+            try:
+                self._apply_locked(seat, action, cid, send_ack)
+            except IllegalAction as e:
+                return err("illegal_action", e.reason, client_id)
+            return None
+
+    # -- bots ------------------------------------------------------------------------
+    def _bot_for(self, seat: int) -> Bot | None:
+        return self.bots.get(seat) or self.subs.get(seat)
+
+    async def _drive(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                while await self._bot_step():
+                    if self.config.bot_delay > 0:
+                        await asyncio.sleep(self.config.bot_delay)
+                    else:
+                        await asyncio.sleep(0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a bot bug must not stop the table's driver
+                log.exception("table %s: bot step failed", self.code)
+
+    async def _bot_step(self) -> bool:
+        async with self.lock:
+            st = self.state
+            if self.row.status != "playing" or st is None or st.is_over():
+                return False
+            if not self.bots and not self.subs:
+                return False
+            required = list(st.to_act())
+            optional = [s for s in st.out_of_turn() if s not in required and self._bot_for(s)]
+            self.rng.shuffle(optional)
+            for seat in optional:
+                bot = self._bot_for(seat)
+                assert bot is not None
+                if self._try_bot(seat, bot.react(Observation(st, seat, required=False))):
+                    return True
+            bot_required = [s for s in required if self._bot_for(s)]
+            if bot_required:
+                seat = bot_required[0] if len(bot_required) == 1 else \
+                    self.rng.choice(bot_required)
+                bot = self._bot_for(seat)
+                assert bot is not None
+                if self._try_bot(seat, bot.act(Observation(st, seat, required=True))):
+                    return True
+            return False
+
+    def _try_bot(self, seat: int, action: int | None) -> bool:
+        if action is None:
+            return False
+        try:
+            self._apply_locked(seat, action)
+        except IllegalAction as e:
+            log.warning("table %s: bot for seat %d chose an illegal action: %s",
+                        self.code, seat, e.reason)
+            return False
+        return True
+
+    # -- deadlines ---------------------------------------------------------------------
+    def _arm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        st = self.state
+        if st is None or self.row.status != "playing" or st.is_over():
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        best: tuple[float, tuple[int, int, int]] | None = None
+        keys = set()
+        for d in st.deadlines():
+            key = (d.seat, d.action, d.since)
+            keys.add(key)
+            start = self._deadline_start.setdefault(key, now)
+            due = start + d.seconds * self.config.time_scale
+            if best is None or due < best[0]:
+                best = (due, key)
+        for k in [k for k in self._deadline_start if k not in keys]:
+            del self._deadline_start[k]
+        if best is not None:
+            key = best[1]
+            self._timer = loop.call_at(best[0], lambda: self._spawn(self._expire(key)))
+
+    async def _expire(self, key: tuple[int, int, int]) -> None:
+        async with self.lock:
+            st = self.state
+            if st is None or self.row.status != "playing":
+                return
+            if any((d.seat, d.action, d.since) == key for d in st.deadlines()):
+                try:
+                    self._apply_locked(key[0], key[1])
+                    return
+                except IllegalAction as e:  # pragma: no cover - a game bug
+                    log.error("table %s: deadline action refused: %s", self.code, e.reason)
+            self._arm()
+
+    # -- connections and grace -------------------------------------------------------------
+    def _start_grace(self, seat: int) -> None:
+        if seat in self.subs or seat in self.grace or seat in self.bots:
+            return
+        loop = asyncio.get_running_loop()
+        self.grace[seat] = loop.call_later(self.config.grace_seconds,
+                                           lambda: self._spawn(self._substitute(seat)))
+
+    async def _substitute(self, seat: int) -> None:
+        async with self.lock:
+            self.grace.pop(seat, None)
+            if any(c.seat == seat for c in self.conns) or self.row.status != "playing":
+                return
+            self.subs[seat] = make_bot(self.game, self.config.substitute_bot, seat,
+                                       self.rng.randrange(2**31))
+            self._notify_seats()
+            self._wake.set()
+
+    def _notify_seats(self) -> None:
+        msg = json.dumps({"type": "seats", "seats": self.public_info()["seats"]})
+        for c in self.conns:
+            if c.bound:
+                c.send(msg)
+
+    async def attach(self, conn: Conn, seat: int | None) -> None:
+        async with self.lock:
+            conn.seat = seat
+            conn.bound = True
+            self.conns.add(conn)
+            if seat is not None:
+                h = self.grace.pop(seat, None)
+                if h is not None:
+                    h.cancel()
+                self.subs.pop(seat, None)
+            conn.send(self.snapshot(seat, "welcome"))
+            self._notify_seats()
+
+    async def detach(self, conn: Conn) -> None:
+        async with self.lock:
+            self.conns.discard(conn)
+            conn.closed = True
+            conn.queue.put_nowait(None)
+            seat = conn.seat
+            if conn.bound and seat is not None and self.row.status == "playing" \
+                    and not any(c.seat == seat for c in self.conns):
+                self._start_grace(seat)
+            if conn.bound:
+                self._notify_seats()
+
+    # -- replay ----------------------------------------------------------------------------------
+    def replay(self) -> dict[str, Any]:
+        names = [s.bot if s.kind == "bot" else (s.name or "human") for s in self.row.seats]
+        rep = Replay(self.row.game, self.row.players, dict(self.row.options), self.row.seed,
+                     None, [str(n) for n in names], list(self.log), self.row.result)
+        return rep.to_json()
+
+
+def err(code: str, message: str, client_id: Any = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if client_id is not None:
+        out["id"] = client_id
+    return out
+
+
+__all__ = ["Conn", "TableRuntime", "err", "hash_token"]

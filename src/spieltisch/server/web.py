@@ -1,0 +1,148 @@
+"""The browser client's routes: static files, the page, rules, action texts, replay steps.
+
+The client itself (plain ES modules and CSS, no build step) lives in ``static/``;
+``web_routes()`` is added to the application by ``create_app``. Everything here
+works for every registered game through the engine API only.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..core.game import CLOCK, SpieltischError
+from ..core.registry import get_spec
+from ..replay import Replay
+
+STATIC_DIR = Path(__file__).parent / "static"
+MAX_DESCRIBE = 2000
+
+
+def _error(status: int, code: str, message: str) -> Response:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+async def page(request: Request) -> Response:
+    """The single page (lobby, table, replay): ``/``, ``/t/CODE``, ``/r/CODE``."""
+    return FileResponse(STATIC_DIR / "index.html", headers={"cache-control": "no-cache"})
+
+
+def _spec_or_404(name: str) -> Any:
+    try:
+        return get_spec(name)
+    except SpieltischError:
+        return None
+
+
+async def game_rules(request: Request) -> Response:
+    """The game's ``rules.md`` as text (markdown)."""
+    spec = _spec_or_404(request.path_params["name"])
+    if spec is None:
+        return _error(404, "no_game", f"no game {request.path_params['name']!r}")
+    module = sys.modules[spec.game_class.__module__]
+    path = Path(module.__file__ or "").parent / "rules.md"
+    if not path.exists():
+        return _error(404, "no_rules", f"no rules document for {spec.name}")
+    return PlainTextResponse(path.read_text(), media_type="text/markdown; charset=utf-8")
+
+
+async def describe_actions(request: Request) -> Response:
+    """``{"players", "options", "actions": [text, …]}`` → ``{text: description}``.
+
+    Action texts are a function of the configured game only, so the client caches them.
+    """
+    spec = _spec_or_404(request.path_params["name"])
+    if spec is None:
+        return _error(404, "no_game", f"no game {request.path_params['name']!r}")
+    raw = await request.body()
+    if len(raw) > 65_536:
+        return _error(413, "too_large", "request body over 65536 bytes")
+    try:
+        import json
+
+        body = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        return _error(400, "malformed", "the body is not valid JSON")
+    if not isinstance(body, dict) or not isinstance(body.get("actions", []), list):
+        return _error(400, "malformed", "the body must be an object with a list 'actions'")
+    try:
+        game = spec.configure(body.get("players"), body.get("options") or {})
+    except SpieltischError as e:
+        return _error(400, "bad_request", str(e))
+    out: dict[str, str] = {}
+    for text in body.get("actions", [])[:MAX_DESCRIBE]:
+        if not isinstance(text, str):
+            continue
+        try:
+            out[text] = game.describe_action(game.action_from_json(text))
+        except SpieltischError:
+            out[text] = text
+    return JSONResponse(out)
+
+
+def replay_steps(data: dict[str, Any], seat: int | None, full: bool) -> dict[str, Any]:
+    """Re-apply a replay and give every step as ``seat`` (or the full view) saw it."""
+    rep = Replay.from_json(data)
+    state = rep.new_state()
+    game = state.game
+
+    def look() -> dict[str, Any]:
+        return state.full_view() if full else state.view(seat)
+
+    steps: list[dict[str, Any]] = [{"index": -1, "seat": None, "action": None,
+                                    "events": [], "view": look()}]
+    for i, (actor, text) in enumerate(rep.actions):
+        events = state.apply(actor, game.action_from_json(text))
+        evs = [e.full() if full else e.for_seat(seat) for e in events]
+        steps.append({"index": i, "seat": None if actor == CLOCK else actor,
+                      "action": text, "events": evs, "view": look()})
+    return {"game": rep.game, "players": rep.players, "options": rep.options,
+            "seats": rep.seats, "seed": rep.seed, "viewer": "full" if full else seat,
+            "result": state.result().to_json() if state.is_over() else rep.result,
+            "steps": steps}
+
+
+async def table_replay_steps(request: Request) -> Response:
+    """``GET /api/tables/{code}/replay/steps?seat=N|full``: per-step views of a finished game."""
+    lobby = request.app.state.lobby
+    code = request.path_params["code"]
+    rt = lobby.get(code)
+    if rt is None:
+        return _error(404, "no_table", f"no table {code!r}")
+    if rt.status != "over":
+        return _error(409, "not_over", "replays are available when the game is over")
+    which = request.query_params.get("seat", "full")
+    full = which == "full"
+    seat: int | None = None
+    if not full:
+        if which in ("", "none", "spectator"):
+            seat = None
+        else:
+            try:
+                seat = int(which)
+            except ValueError:
+                return _error(400, "bad_request", "'seat' is a seat number, 'spectator' or 'full'")
+            if not 0 <= seat < rt.row.players:
+                return _error(400, "bad_request", f"no seat {seat} at this table")
+    return JSONResponse(replay_steps(rt.replay(), seat, full))
+
+
+def web_routes() -> list[BaseRoute]:
+    return [
+        Route("/", page),
+        Route("/t/{code}", page),
+        Route("/r/{code}", page),
+        Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
+        Route("/api/games/{name}/rules", game_rules),
+        Route("/api/games/{name}/describe", describe_actions, methods=["POST"]),
+        Route("/api/tables/{code}/replay/steps", table_replay_steps),
+    ]
+
+
+__all__ = ["STATIC_DIR", "replay_steps", "web_routes"]
