@@ -11,7 +11,7 @@ Hanabi, when installed) with that interpreter, interleaved with our games so tha
 both see the same machine load; the ratio column is against Leduc.
 
     python benchmarks/rl_steps.py [--duration 3] [--game president] \\
-        [--peer-python /work/peers-venv/bin/python] [--json out.json]
+        [--peer-python /work/peers-venv/bin/python [--rounds 5]] [--json out.json]
 """
 
 from __future__ import annotations
@@ -128,6 +128,10 @@ def main() -> int:
     p.add_argument("--peer-python", default=None,
                    help="interpreter with pettingzoo[classic] for the Leduc anchor")
     p.add_argument("--hanabi", action="store_true", help="also measure PettingZoo Hanabi")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="with --peer-python: alternate Leduc and the game this many times "
+                        "per game and report medians (robust to load bursts of a shared "
+                        "machine)")
     p.add_argument("--json", default=None, help="write the results here")
     p.add_argument("--cost", action="store_true",
                    help="print the polling cost (decline steps) instead of the speed")
@@ -153,15 +157,26 @@ def main() -> int:
     leduc: list[float] = []
     peers: dict = {}
     for name in names:
-        if args.peer_python:
-            got = measure_peer(args.peer_python, args.duration, args.hanabi)
-            leduc.append(got["leduc_holdem_v4"]["steps_per_s"])
-            for k, v in got.items():
-                peers.setdefault(k, []).append(v)
-        rows.append(measure_game(name, args.players, args.duration))
-        r = rows[-1]
+        runs, anchors = [], []
+        for _ in range(max(1, args.rounds) if args.peer_python else 1):
+            if args.peer_python:
+                got = measure_peer(args.peer_python, args.duration, args.hanabi)
+                anchors.append(got["leduc_holdem_v4"]["steps_per_s"])
+                for k, v in got.items():
+                    peers.setdefault(k, []).append(v)
+            runs.append(measure_game(name, args.players, args.duration))
+        order = sorted(range(len(runs)), key=lambda i: runs[i]["steps_per_s"] / anchors[i]
+                       if anchors else runs[i]["steps_per_s"])
+        r = runs[order[len(order) // 2]]  # the median run (by ratio when anchored)
+        if anchors:
+            i = order[len(order) // 2]
+            leduc.append(anchors[i])
+            r["ratios"] = [round(runs[j]["steps_per_s"] / anchors[j], 2) for j in range(len(runs))]
+        rows.append(r)
         anchor = (f"  (Leduc alongside: {leduc[-1]:>6,}/s, "
-                  f"ratio {r['steps_per_s'] / leduc[-1]:.2f})") if leduc else ""
+                  f"ratio {r['steps_per_s'] / leduc[-1]:.2f}"
+                  + (f"; all rounds {r['ratios']}" if len(runs) > 1 else "") + ")") \
+            if leduc else ""
         print(f"{name:>13} {r['players']}p  {r['steps_per_s']:>7,} steps/s  "
               f"{r['episodes']:>5} episodes  obs {r['obs_size']:>5}  actions {r['actions']:>5}"
               f"{anchor}", flush=True)

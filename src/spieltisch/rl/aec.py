@@ -29,7 +29,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from ..core.game import Game, IllegalAction, State
 from ..core.registry import get_spec
 from ..runner import StuckGame
-from .encoding import ViewEncoder, encoder_for
+from .encoding import IncrementalEncoder, ViewEncoder, encoder_for
 
 
 class SpieltischAEC(AECEnv):
@@ -62,6 +62,7 @@ class SpieltischAEC(AECEnv):
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         self.encoder: ViewEncoder = encoder_for(g)
+        self._inc = IncrementalEncoder(self.encoder)
         obs_box = gymnasium.spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
         mask_box = gymnasium.spaces.Box(0, 1, (g.num_actions + 1,), dtype=np.int8)
         self.observation_spaces = {
@@ -69,6 +70,7 @@ class SpieltischAEC(AECEnv):
             for a in self.possible_agents}
         self.action_spaces = {a: gymnasium.spaces.Discrete(g.num_actions + 1)
                               for a in self.possible_agents}
+        self._no_actions = np.zeros(g.num_actions + 1, dtype=np.int8)  # copied per mask
         self._rng = random.Random()
         self.state: State | None = None
         #: Counters of the current episode: agent steps, decline steps, deadlines applied.
@@ -98,6 +100,7 @@ class SpieltischAEC(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self.counts = {"steps": 0, "declines": 0, "deadlines": 0}
+        self._rewards_dirty = False  # some entry of self.rewards is not 0
         self._declined: set[int] = set()
         self._declined_at = -1
         self._obs_key: tuple[int, ...] | None = None
@@ -123,7 +126,9 @@ class SpieltischAEC(AECEnv):
             if optional:
                 declined = self._declined
                 start = m % n
-                for s in sorted(optional, key=lambda s: (s - start) % n):
+                if len(optional) > 1:  # seat order from the rotating start
+                    optional = sorted(optional, key=lambda s: (s - start) % n)
+                for s in optional:
                     if s not in required and s not in declined and st.legal_actions(s):
                         self._poll_seat, self._poll_required = s, False
                         self.agent_selection = self.possible_agents[s]
@@ -146,6 +151,7 @@ class SpieltischAEC(AECEnv):
     def _finish(self, rewards: list[float], truncated: bool = False) -> None:
         """The episode ended: every agent is done and steps once more with ``None``."""
         self._poll_seat, self._poll_required = -1, False
+        self._rewards_dirty = True
         for a in self.agents:
             self.rewards[a] = float(rewards[self._seat_of[a]])
             if truncated:
@@ -169,26 +175,29 @@ class SpieltischAEC(AECEnv):
         assert st is not None
         seat = self._poll_seat
         self._cumulative_rewards[agent] = 0.0
-        for a in self.rewards:
-            self.rewards[a] = 0.0
+        if self._rewards_dirty:  # rewards are 0 except at the end: no per-step dict loops
+            self._clear_rewards()
+            self._rewards_dirty = False
         if action is None:
             raise ValueError(f"{agent} must act (None is only for agents that are done)")
         a = int(action)
-        self.counts["steps"] += 1
+        counts = self.counts
+        counts["steps"] += 1
         if a == self.DECLINE and not self._poll_required:
             self._declined.add(seat)
-            self.counts["declines"] += 1
+            counts["declines"] += 1
         elif 0 <= a < self.DECLINE and a in st.legal_actions(seat):
             st.apply(seat, a)
         else:
             self._illegal(agent, seat, a)
             return
         if self.max_cycles is not None and \
-                self.counts["steps"] >= self.max_cycles * self.game.num_players:
+                counts["steps"] >= self.max_cycles * self.game.num_players:
             self._finish([0.0] * self.game.num_players, truncated=True)
         else:
             self._advance()
-        self._accumulate_rewards()
+        if self._rewards_dirty:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -208,12 +217,12 @@ class SpieltischAEC(AECEnv):
 
     # -- observations ---------------------------------------------------------------
     def action_mask(self, agent: str) -> np.ndarray:
-        mask = np.zeros(self.DECLINE + 1, dtype=np.int8)
+        mask = self._no_actions.copy()
         seat = self._seat_of[agent]
         if seat == self._poll_seat and self.state is not None:
             legal = self.state.legal_actions(seat)
             if legal:
-                mask[legal] = 1
+                mask.put(legal, 1)
             if not self._poll_required:
                 mask[self.DECLINE] = 1
         return mask
@@ -226,8 +235,8 @@ class SpieltischAEC(AECEnv):
         if key == self._obs_key and self._obs is not None:
             return self._obs
         polled = seat == self._poll_seat
-        obs = self.encoder.encode(st.view(seat), seat, polled and self._poll_required,
-                                  polled and not self._poll_required)
+        obs = self._inc.encode(st.view(seat), seat, polled and self._poll_required,
+                               polled and not self._poll_required)
         self._obs = {"observation": obs, "action_mask": self.action_mask(agent)}
         self._obs_key = key
         return self._obs
@@ -248,7 +257,8 @@ class SpieltischAEC(AECEnv):
         st.apply(first.seat, first.action)
         self.counts["deadlines"] += 1
         self._advance()
-        self._accumulate_rewards()
+        if self._rewards_dirty:
+            self._accumulate_rewards()
 
     # -- rendering ------------------------------------------------------------------
     def render(self) -> str | None:
@@ -279,10 +289,47 @@ def raw_env(game: str | Game, num_players: int | None = None, render_mode: str |
     return SpieltischAEC(game, num_players=num_players, render_mode=render_mode, **kwargs)
 
 
+class _OrderEnforcing(OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with direct paths for the per-step calls.
+
+    Same checks and behaviour; once reset, ``agents``/``agent_selection`` and ``last``,
+    ``observe``, ``step`` go to the raw environment without the wrapper's generic
+    ``__getattr__`` chain (which costs more than a whole step of a small game)."""
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents  # type: ignore[no-any-return]
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection  # type: ignore[no-any-return]
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)
+        return self.env.last(observe)
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            return super().observe(agent)
+        return self.env.observe(agent)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+
 def env(game: str | Game, num_players: int | None = None, render_mode: str | None = None,
         **kwargs: Any) -> OrderEnforcingWrapper:
     """The AEC environment wrapped as PettingZoo's classic games are (order enforcing)."""
-    return OrderEnforcingWrapper(raw_env(game, num_players, render_mode, **kwargs))
+    return _OrderEnforcing(raw_env(game, num_players, render_mode, **kwargs))
 
 
 __all__ = ["SpieltischAEC", "env", "raw_env"]

@@ -27,6 +27,8 @@ deterministic (fixed seeds), so a configuration always gets the same layout.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -137,6 +139,8 @@ class _Gen:
         dicts = [v for v in present if isinstance(v, dict)]
         lists = [v for v in present if isinstance(v, list)]
         kinds = sum(1 for k in (bools, nums, strs, dicts, lists) if k)
+        if bools and nums:  # 1 == True: equal values may encode differently here
+            self.mixed = True
         t = self.fresh()
         if self.checked or kinds > 1:
             self.emit(depth, f"{t} = type({x})")
@@ -241,15 +245,73 @@ class _Gen:
             self.emit(depth + 1, f"if {y} is not None:")
             self.node(f"{label}[-{i}]", sub, y, depth + 2)
 
-    def compile(self, samples: list[Any]) -> Callable[[Any, list, list, list], None]:
-        self.emit(0, "def encode(x0, C, B, NI, NV):")
-        self.node("view", samples, "x0", 1)
-        self.emit(1, "return None")
+    def compile_parts(self, samples: list[dict[str, Any]]) -> list[_Part]:
+        """One function per top-level key of the view (the views are dicts); a key that
+        always held a dict, or a list of one fixed length (one entry per seat), with
+        containers among its entries gets one function per sub-key or position instead,
+        so that one changed seat or field is re-encoded alone.
+
+        Each part's slots form one contiguous range ``[lo, hi)`` of the layout (slots are
+        taken in the order the code is generated), so a part can be re-encoded alone."""
+        keys = list(dict.fromkeys(k for v in samples for k in v))
+        parts: list[tuple[tuple[Any, ...], str, int, int]] = []
+        #: per part: some place held both booleans and numbers (compare types there too)
+        self.mixed_parts: list[bool] = []
+
+        def part(path: tuple[Any, ...], label: str, sub: list[Any],
+                 scale: float | None = None) -> None:
+            if all(v is None for v in sub):
+                return
+            lo = self.L.size
+            name = f"part{len(parts)}"
+            self.emit(0, f"def {name}(y, C, B, NI, NV):")
+            self.mixed = False
+            self.node(label, sub, "y", 1, scale)
+            self.emit(1, "return None")
+            self.lines.append("")
+            if self.L.size > lo:  # parts without slots (always-empty lists) are left out
+                self.mixed_parts.append(self.mixed)
+                parts.append((path, name, lo, self.L.size))
+
+        def nested(values: list[Any]) -> bool:  # some entry is a container
+            return any(isinstance(e, (dict, list)) for v in values
+                       for e in (v.values() if isinstance(v, dict) else v))
+
+        for k in keys:
+            sub = [v.get(k) for v in samples]
+            label = f"view.{k}"
+            # split only containers of containers (entries of scalars are cheaper whole)
+            if all(isinstance(v, dict) for v in sub) and nested(sub):
+                for k2 in dict.fromkeys(k2 for d in sub for k2 in d):
+                    part((k, k2), f"{label}.{k2}", [d.get(k2) for d in sub])
+                continue
+            lengths = {len(v) for v in sub if isinstance(v, list)}
+            if all(isinstance(v, list) for v in sub) and len(lengths) == 1 \
+                    and 2 <= min(lengths) <= 4 * TAIL and nested(sub):
+                # positional, exactly as ``list_node`` lays out a fixed-length list
+                nums = [abs(e) for v in sub for e in v if _is_num(e)]
+                scale = float(max(1.0, max(nums))) if nums else None
+                for i in range(min(lengths)):
+                    part((k, i), f"{label}[{i}]", [v[i] for v in sub], scale)
+                continue
+            part((k,), label, sub)
         source = "\n".join(self.lines)
         namespace = dict(self.consts)
         exec(compile(source, "<spieltisch.rl view encoder>", "exec"), namespace)
         self.source = source
-        return namespace["encode"]  # type: ignore[no-any-return]
+        self.parts = [_Part(path, namespace[f], lo, hi) for path, f, lo, hi in parts]
+        return self.parts
+
+
+class _Part:
+    """The encoding of ``view[path[0]]`` (or of its entry ``path[1]``, a key or a
+    position): ``fn`` writes slots ``lo … hi-1``."""
+
+    __slots__ = ("path", "fn", "lo", "hi")
+
+    def __init__(self, path: tuple[Any, ...], fn: Callable[..., None], lo: int,
+                 hi: int) -> None:
+        self.path, self.fn, self.lo, self.hi = path, fn, lo, hi
 
 
 class ViewEncoder:
@@ -257,8 +319,10 @@ class ViewEncoder:
 
     The first ``num_players + 2`` slots are a header the environment fills: the
     observing seat (one-hot), "the game waits for me" and "I may act out of turn".
-    The view part is encoded by a function generated from the discovered schema
-    (``source`` holds its text; ``labels`` names every slot).
+    The view part is encoded by functions generated from the discovered schema, one
+    per top-level key of the view, each owning a contiguous slot range (``source``
+    holds their text; ``labels`` names every slot). ``IncrementalEncoder`` re-encodes
+    only the keys whose value changed since the previous call.
     """
 
     def __init__(self, game: Game, samples: list[dict[str, Any]]) -> None:
@@ -272,17 +336,24 @@ class ViewEncoder:
         self.required_slot = self.layout.take("header.required")
         self.optional_slot = self.layout.take("header.optional")
         self.header = n + 2
-        # Two functions over the same layout: a fast one without type checks where the
-        # discovered type is unique, and a checked one used if the fast one fails.
+        if not samples or not all(isinstance(v, dict) for v in samples):
+            raise TypeError(f"{game.name}: views must be JSON objects (dicts)")
+        # Two function sets over the same layout: fast ones without type checks where the
+        # discovered type is unique, and checked ones used if a fast one fails.
         safe_layout = _Layout()
         safe_layout.__dict__.update({k: list(v) if isinstance(v, list) else v
                                      for k, v in self.layout.__dict__.items()})
         gen = _Gen(self, self.layout, checked=False)
-        self._fast = gen.compile(samples)
+        self.parts = gen.compile_parts(samples)
         self.source = gen.source
         safe = _Gen(self, safe_layout, checked=True)
-        self._safe = safe.compile(samples)
+        safe_parts = safe.compile_parts(samples)
         assert safe_layout.labels == self.layout.labels
+        #: part index -> (path, fast function, checked function, lo, hi)
+        self.plan = [(p.path, p.fn, q.fn, p.lo, p.hi)
+                     for p, q in zip(self.parts, safe_parts, strict=True)]
+        self._update = self._compile_update(gen)
+        self._update_checked = self._compile_update(safe)
         self.size = self.layout.size
         low = np.zeros(self.size, dtype=np.float32)
         low[self.layout.numeric] = -BIG
@@ -290,34 +361,146 @@ class ViewEncoder:
         self.high = np.full(self.size, BIG, dtype=np.float32)
         self.labels = self.layout.labels
 
+    def _compile_update(self, gen: _Gen) -> Callable[..., None]:
+        """The function re-encoding the parts whose value changed.
+
+        ``update(view, values, dense, C, B, NI, NV)`` collects every part's value from
+        the view, compares them with ``values`` at C speed (``!=``; where discovery met
+        both booleans and numbers at one place, equal values must also have the same
+        types, as ``1 == True``), and for each changed part remembers the value, zeroes
+        its slots in ``dense`` and encodes it into C/B/NI/NV."""
+        getters: list[str] = []
+        pre: list[str] = []
+        parents: dict[str, str] = {}
+        for path, _f, _s, _lo, _hi in self.plan:
+            if len(path) == 1:
+                getters.append(f"get({path[0]!r})")
+                continue
+            kind = "list" if isinstance(path[1], int) else "dict"
+            var = parents.get(path[0])
+            if var is None:
+                var = parents[path[0]] = f"p{len(parents)}"
+                empty = "()" if kind == "list" else "EMPTY"
+                pre += [f"    {var} = get({path[0]!r})",
+                        f"    if {var}.__class__ is not {kind}: {var} = {empty}"]
+            if kind == "list":
+                getters.append(f"{var}[{path[1]}] if len({var}) > {path[1]} else None")
+            else:
+                getters.append(f"{var}.get({path[1]!r})")
+        lines = ["def update(view, values, dense, C, B, NI, NV):", "    get = view.get", *pre,
+                 "    new = [" + ",\n           ".join(getters) + "]"]
+        mixed = [i for i, m in enumerate(gen.mixed_parts) if m]
+        if mixed:
+            lines.append("    flags = list(map(ne, new, values))")
+            for i in mixed:
+                lines += [f"    if not flags[{i}] and new[{i}] is not values[{i}] and "
+                          f"not same(new[{i}], values[{i}]): flags[{i}] = True"]
+        else:
+            lines.append("    flags = map(ne, new, values)")
+        lines += ["    for i in compress(R, flags):",
+                  "        v = values[i] = new[i]",
+                  "        dense[Z[i]] = 0.0",
+                  "        if v is not None:",
+                  "            F[i](v, C, B, NI, NV)",
+                  "    return None"]
+        fns = [p.fn for p in gen.parts]
+        namespace = {"ne": operator.ne, "compress": itertools.compress, "EMPTY": {},
+                     "same": _same_types,
+                     "R": range(len(self.plan)), "F": fns,
+                     "Z": [lo if hi == lo + 1 else slice(lo, hi)
+                           for _p, _f, _s, lo, hi in self.plan]}
+        exec(compile("\n".join(lines), "<spieltisch.rl incremental encoder>", "exec"),
+             namespace)
+        return namespace["update"]  # type: ignore[no-any-return]
+
     def encode(self, view: Mapping[str, Any] | None, seat: int | None = None,
                required: bool = False, optional: bool = False) -> np.ndarray:
+        if view is None:
+            out = np.zeros(self.size, dtype=np.float32)
+            for slot, on in ((seat, seat is not None), (self.required_slot, required),
+                             (self.optional_slot, optional)):
+                if on:
+                    out[slot] = 1.0
+            return out
+        return IncrementalEncoder(self).encode(view, seat, required, optional)
+
+
+_UNSET = object()
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    """For ``a == b``: also the same types throughout (``1 == True`` encode apart where a
+    place holds both). Shared sub-objects are skipped at C speed."""
+    if a is b:
+        return True
+    cls = a.__class__
+    if cls is not b.__class__:
+        return False
+    if cls is list:
+        return all(map(operator.is_, a, b)) or all(map(_same_types, a, b))
+    if cls is dict:
+        return all(_same_types(v, b[k]) for k, v in a.items())
+    return True
+
+
+class IncrementalEncoder:
+    """``ViewEncoder.encode`` that re-encodes only the parts of the view that changed.
+
+    It keeps the previous call's encoding (of any seat) and, per part (a top-level key,
+    or one key / position of a top-level dict / fixed-length list), the value it was
+    computed from; a part whose value is equal is not encoded again. Results equal a
+    fresh encoding (``tests/test_rl_incremental.py`` checks it); every call returns a
+    fresh array. This relies on the engine's view contract
+    (``docs/engine.md``): objects in a returned view are never mutated afterwards.
+    One instance per environment (it is stateful; the ``ViewEncoder`` is shared).
+    """
+
+    def __init__(self, encoder: ViewEncoder) -> None:
+        self.encoder = encoder
+        self.update = encoder._update
+        self.update_checked = encoder._update_checked
+        self.size = encoder.size
+        self.required_slot = encoder.required_slot
+        self.optional_slot = encoder.optional_slot
+        self.reset()
+
+    def reset(self) -> None:
+        self.dense = np.zeros(self.size, dtype=np.float32)
+        self.values: list[Any] = [_UNSET] * len(self.encoder.plan)
+
+    def encode(self, view: Mapping[str, Any], seat: int | None = None,
+               required: bool = False, optional: bool = False) -> np.ndarray:
+        dense = self.dense
         C: list[int] = []
         B: list[int] = []
         NI: list[int] = []
         NV: list[float] = []
-        if seat is not None:
-            C.append(seat)
-        if required:
-            C.append(self.required_slot)
-        if optional:
-            C.append(self.optional_slot)
-        if view is not None:
-            head = len(C)
-            try:
-                self._fast(view, C, B, NI, NV)
-            except Exception:  # a type never met in discovery: the checked encoder copes
-                del C[head:]
-                B.clear()
-                NI.clear()
-                NV.clear()
-                self._safe(view, C, B, NI, NV)
-        out = np.zeros(self.size, dtype=np.float32)
-        out.put(C, 1.0)
+        try:
+            self.update(view, self.values, dense, C, B, NI, NV)
+        except Exception:  # a type never met in discovery: start over, checked
+            self.reset()
+            dense = self.dense
+            del C[:], B[:], NI[:], NV[:]
+            self.update_checked(view, self.values, dense, C, B, NI, NV)
+        # C slots are 1, B slots counted, NI slots numbers: all on zeroed slots, so one
+        # put writes them (no bincount)
         if B:
-            out += np.bincount(B, minlength=self.size)
-        if NI:
-            out.put(NI, NV)
+            cnt = dict.fromkeys(C, 1.0)
+            get = cnt.get
+            for j in B:
+                cnt[j] = get(j, 0.0) + 1.0
+            dense.put(list(cnt) + NI, list(cnt.values()) + NV)
+        elif NI:
+            dense.put(C + NI, [1.0] * len(C) + NV)
+        elif C:
+            dense.put(C, 1.0)
+        out = dense.copy()
+        if seat is not None:
+            out[seat] = 1.0
+        if required:
+            out[self.required_slot] = 1.0
+        if optional:
+            out[self.optional_slot] = 1.0
         return out
 
 
@@ -363,4 +546,4 @@ def encoder_for(game: Game) -> ViewEncoder:
     return enc
 
 
-__all__ = ["TAIL", "ViewEncoder", "discover_views", "encoder_for"]
+__all__ = ["TAIL", "IncrementalEncoder", "ViewEncoder", "discover_views", "encoder_for"]

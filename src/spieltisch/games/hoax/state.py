@@ -92,6 +92,14 @@ def _ident(card: int) -> int:
     return card >> 1
 
 
+
+#: Identity names of every identity mask (views).
+_NAMES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(IDENTITY_NAMES[x] for x in range(NUM_IDENTITIES) if m >> x & 1)
+    for m in range(1 << NUM_IDENTITIES))
+#: ``_player_view`` memo: the fields it reads -> the (read-only) dict of the view.
+_PLAYER_VIEWS: dict[tuple[Any, ...], dict[str, Any]] = {}
+
 class HoaxGame(Game):
     card_codes = CARD_CODES
 
@@ -1067,7 +1075,7 @@ class HoaxState(State):
 
     @staticmethod
     def _names(mask: int) -> list[str]:
-        return [IDENTITY_NAMES[x] for x in range(NUM_IDENTITIES) if mask >> x & 1]
+        return list(_NAMES[mask])
 
     def _end_final(self, winner: int, loser: int | None, pts: int, refute: bool,
                    ev: list[Event]) -> None:
@@ -1107,6 +1115,20 @@ class HoaxState(State):
 
     # ======================================================================= views
     def _player_view(self, s: int) -> dict[str, Any]:
+        """Memoised on the fields it reads: equal inputs give the same (read-only) dict."""
+        i = 3 * s
+        key = (self.in_round >> s & 1, self.tp[s], self.loose[i], self.loose[i + 1],
+               self.loose[i + 2], self.trios[s], self.covered[s], self.start_cover[s],
+               self.doubt_cov[s], self.card[s] if self.revealed >> s & 1 else None,
+               self.known_is[s], self.known_not[s])
+        out = _PLAYER_VIEWS.get(key)
+        if out is None:
+            if len(_PLAYER_VIEWS) > 50_000:
+                _PLAYER_VIEWS.clear()
+            out = _PLAYER_VIEWS[key] = self._build_player_view(s)
+        return out
+
+    def _build_player_view(self, s: int) -> dict[str, Any]:
         i = 3 * s
         out: dict[str, Any] = {
             "in_round": bool(self.in_round >> s & 1),
@@ -1127,9 +1149,21 @@ class HoaxState(State):
         return out
 
     def _log_view(self) -> list[Any]:
+        """The log as JSON. The log only grows and its entries are tuples, so converted
+        entries are kept (per state object, dropped by ``clone``) and shared, read-only,
+        by successive views; only new entries are converted."""
+        cache = self.__dict__.get("_log_cache")
+        if cache is None or cache[0] != id(self) or len(cache[1]) > len(self.log):
+            cache = self._log_cache = (id(self), [])
+        done = cache[1]
+        if len(done) < len(self.log):
+            done.extend(self._convert_log(self.log[len(done):]))
+        return done[:]
+
+    def _convert_log(self, entries: list[tuple[Any, ...]]) -> list[Any]:
         T = self.tab
         out: list[Any] = []
-        for e in self.log:
+        for e in entries:
             k = e[0]
             if k == "declare":
                 out.append([k, e[1], T.text(e[2])])
@@ -1221,6 +1255,7 @@ class HoaxState(State):
         s = object.__new__(HoaxState)
         d = self.__dict__.copy()
         d.pop("_legal_cache", None)
+        d.pop("_log_cache", None)
         for key in ("tp", "card", "covered", "start_cover", "doubt_cov", "final_cov", "shown",
                     "known_is", "known_not", "loose", "trios", "bank", "log", "fine_t",
                     "forgive_t"):

@@ -174,6 +174,7 @@ class PixmitState(State):
         s = PixmitState.__new__(PixmitState)
         s.__dict__.update(self.__dict__)
         s.__dict__.pop("_legal_cache", None)
+        s.__dict__.pop("_final_cache", None)
         s.shuffler = self.shuffler.copy()
         s.rng = s.shuffler.rng
         s.hands = self.hands[:]
@@ -597,6 +598,16 @@ class PixmitState(State):
         }
 
     def _final(self) -> dict[str, Any]:
+        """The end-of-game summary, the same for every seat: built once per state (kept
+        by owner id and move number; shared, read-only, by the views)."""
+        cache = self.__dict__.get("_final_cache")
+        if cache is not None and cache[0] == id(self) and cache[1] == self.move_number:
+            return cache[2]  # type: ignore[no-any-return]
+        final = self._build_final()
+        self._final_cache = (id(self), self.move_number, final)
+        return final
+
+    def _build_final(self) -> dict[str, Any]:
         return {
             "hands": [_codes(h) for h in self.hands],
             "layouts": [C.layout_text(h) for h in self.hands],

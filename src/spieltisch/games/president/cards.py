@@ -94,12 +94,22 @@ def code(card: int) -> str:
     return CARD_CODES[card]
 
 
+#: _CODES8[k][byte]: the codes of the cards ``8k … 8k+7`` set in ``byte`` (for views).
+_CODES8: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(tuple(CARD_CODES[8 * k + b] for b in range(8) if m >> b & 1 and 8 * k + b < NUM_CARDS)
+          for m in range(256))
+    for k in range((NUM_CARDS + 7) // 8))
+
+
 def codes(mask: int) -> list[str]:
-    out = []
+    """The codes of the cards in ``mask``, lowest id first (eight cards per table lookup)."""
+    out: list[str] = []
+    k = 0
     while mask:
-        low = mask & -mask
-        out.append(CARD_CODES[low.bit_length() - 1])
-        mask ^= low
+        if mask & 255:
+            out.extend(_CODES8[k][mask & 255])
+        mask >>= 8
+        k += 1
     return out
 
 

@@ -1,0 +1,108 @@
+"""The speed measures of the RL layer keep observations exact.
+
+* ``IncrementalEncoder`` (re-encodes only the view's parts that changed) equals a fresh
+  encoding at every step of random episodes, including after a part fails the fast
+  path (a type discovery never met) and where ``1 == True`` could hide a change;
+* the encoder's parts own contiguous, disjoint slot ranges covering the layout;
+* the view contract the incremental encoder relies on (``docs/engine.md``): objects in
+  a returned view are never mutated afterwards, and views built from a state's caches
+  equal those of a fresh clone (which has none).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from spieltisch.core import game_names, get_spec  # noqa: E402
+from spieltisch.rl import raw_env  # noqa: E402
+from spieltisch.rl.encoding import IncrementalEncoder, ViewEncoder  # noqa: E402
+
+GAMES = game_names()
+
+
+def _episode_steps(name: str, steps: int, seed: int):
+    """(env, agent, obs) along random masked play, across episode boundaries."""
+    e = raw_env(name)
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        agent = e.agent_selection
+        obs = e.observe(agent)
+        yield e, agent, obs
+        if e.terminations[agent] or e.truncations[agent]:
+            e.step(None)
+        else:
+            e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        if not e.agents:
+            e.reset()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_incremental_equals_fresh_encoding(name):
+    for e, agent, obs in _episode_steps(name, 400, seed=7):
+        seat = e._seat_of[agent]
+        polled = seat == e._poll_seat
+        fresh = e.encoder.encode(e.state.view(seat), seat, polled and e._poll_required,
+                                 polled and not e._poll_required)
+        assert np.array_equal(obs["observation"], fresh), (name, e.state.move_number)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_parts_cover_the_layout(name):
+    enc = raw_env(name).encoder
+    bounds = [(lo, hi) for _path, _f, _s, lo, hi in enc.plan]
+    assert bounds[0][0] == enc.header
+    assert all(lo < hi for lo, hi in bounds)
+    assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:], strict=False))
+    assert bounds[-1][1] == enc.size == len(enc.labels)
+
+
+def test_fallback_and_bool_number_places():
+    game = get_spec("president").configure(None, {})
+    samples = [{"x": True, "n": 3, "l": [1, 2], "s": "a"},
+               {"x": 2, "n": 0, "l": [0, 1], "s": "b c"}]
+    enc = ViewEncoder(game, samples)
+    inc = IncrementalEncoder(enc)
+    views = [{"x": 1, "n": 3, "l": [1, 2], "s": "a"},
+             {"x": True, "n": 3, "l": [1, 2], "s": "a"},       # 1 == True, encoded apart
+             {"x": 0, "n": [9], "l": [1, "z"], "s": 5},        # types never met: checked path
+             {"x": False, "n": 2, "l": [3, 4], "s": "c a"},
+             {"x": False, "n": 2, "l": [3, 4], "s": "c a"}]
+    for seat, v in enumerate(views):
+        got = inc.encode(v, seat % game.num_players)
+        assert np.array_equal(got, enc.encode(v, seat % game.num_players)), v
+    assert not np.array_equal(IncrementalEncoder(enc).encode(views[0]),
+                              IncrementalEncoder(enc).encode(views[1]))
+
+
+def test_observations_are_fresh_arrays():
+    e = raw_env("hockey")
+    e.reset(seed=1)
+    a = e.observe(e.agent_selection)["observation"]
+    keep = a.copy()
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    e.observe(e.agent_selection)
+    assert np.array_equal(a, keep)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_views_are_never_mutated_and_match_fresh_clones(name):
+    kept: list[tuple[dict, dict]] = []
+    for i, (e, _agent, _obs) in enumerate(_episode_steps(name, 300, seed=3)):
+        st = e.state
+        for seat in [*range(st.num_players), None]:
+            v = st.view(seat)
+            if i % 7 == 0:
+                assert v == st.clone().view(seat)
+                assert v == json.loads(json.dumps(v))
+            kept.append((v, copy.deepcopy(v)))
+        kept = kept[-60:]
+        for v, snapshot in kept:
+            assert v == snapshot, f"{name}: a view changed after it was returned"
