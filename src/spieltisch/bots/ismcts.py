@@ -10,10 +10,10 @@ Every iteration:
 2. **select** down the tree with UCB1 *with availability counts*: an edge's
    exploration term uses the number of iterations in which it was available (legal
    in that determinisation), not its parent's visits;
-3. **expand** one untried edge, **roll out** to the end of the game with the rollout
-   policy, and **back up** the rewards: each edge is credited with the reward of the
-   seat that took it (every player maximises its own reward; paranoid or max-n
-   trees are not used).
+3. **expand** one untried edge, **roll out** with the rollout policy (to the end of
+   the round or of the game: see *Horizon*), and **back up** the rewards: each edge
+   is credited with the reward of the seat that took it (every player maximises its
+   own reward; paranoid or max-n trees are not used).
 
 Modelling choices (the engine lets several seats act at once):
 
@@ -40,6 +40,13 @@ Modelling choices (the engine lets several seats act at once):
   ``(n - place) / (n - 1)`` (a win is 1, ties share a place); ``reward="win"``
   uses 1 for the winner and 0 otherwise.
 * The final choice is the most visited root edge (ties: higher mean reward).
+
+Horizon: by default (``horizon="round"``) a rollout ends with the round (deal,
+period) it started in, and the position is judged by the game's ``standing()``
+(points so far) turned into the same place-based rewards; games without a
+standing, and ``horizon="game"``, play rollouts to the end of the game. Whole-game
+rollouts of multi-round games (a President game is ~640 random actions over ~6
+deals) are slow and mostly noise about later deals.
 
 Budget: ``budget`` simulations per decision (the bot spec ``ismcts:200``;
 ``react_budget`` for out-of-turn chances, by default the same), or
@@ -89,7 +96,7 @@ class ISMCTSBot(Bot):
                  budget: int | None = None, ms: float | None = None,
                  rollout: str = "random", c: float = 0.7, react_p: float = 0.1,
                  reward: str = "rank", react_budget: int | None = None,
-                 **params: Any) -> None:
+                 horizon: str = "round", **params: Any) -> None:
         super().__init__(game, seat, seed, **params)
         if budget is None and ms is None:
             budget = 200
@@ -101,6 +108,11 @@ class ISMCTSBot(Bot):
             raise ConfigError(f"ismcts rollout must be 'random' or 'heuristic', not {rollout!r}")
         if reward not in ("rank", "win"):
             raise ConfigError(f"ismcts reward must be 'rank' or 'win', not {reward!r}")
+        if horizon not in ("round", "game"):
+            raise ConfigError(f"ismcts horizon must be 'round' or 'game', not {horizon!r}")
+        #: "round": rollouts end with the round (deal, period) they start in, judged by
+        #: the game's ``standing`` (if it has one); "game": rollouts play to the end.
+        self.horizon = horizon
         self.budget = int(budget) if budget is not None else None
         #: Simulations for an out-of-turn chance (``react``); default: ``budget``.
         self.react_budget = int(react_budget) if react_budget is not None else self.budget
@@ -268,15 +280,28 @@ class ISMCTSBot(Bot):
     # -- rollouts ------------------------------------------------------------------------
     def _play_out(self, state: State) -> list[float]:
         if not state.is_over():
+            stop = None
+            if self.horizon == "round" and state.standing() is not None:
+                stop = state.round_number()
             if self._rollout_bots is None:
-                done = self._random_rollout(state)
+                done = self._random_rollout(state, stop)
             else:
-                done = self._bot_rollout(state)
+                done = self._bot_rollout(state, stop)
             if not done:  # the game did not end within its bound: call it a draw
                 return [0.5] * self._n
+            if not state.is_over():  # the round ended: judge the standing
+                return self._places_to_rewards(state.standing() or [0.0] * self._n)
         return self._rewards(state)
 
-    def _random_rollout(self, state: State) -> bool:
+    def _places_to_rewards(self, standing: list[float]) -> list[float]:
+        """Rewards from provisional standings, as ``_rewards`` does from final ranks."""
+        n = self._n
+        places = [1 + sum(1 for o in standing if o > v) for v in standing]
+        if self.reward == "win":
+            return [1.0 if p == 1 else 0.0 for p in places]
+        return [(n - p) / (n - 1) for p in places] if n > 1 else [1.0]
+
+    def _random_rollout(self, state: State, stop: int | None = None) -> bool:
         """Uniform actions; optional actions with probability ``react_p`` per seat.
 
         Fast path (same semantics): an action taken from the legal list is legal, so
@@ -298,8 +323,9 @@ class ISMCTSBot(Bot):
         to_act = state.to_act
         out_of_turn = state.out_of_turn
         is_over = state.is_over
+        round_number = state.round_number
         steps = 0
-        while not is_over():
+        while not is_over() and (stop is None or round_number() == stop):
             steps += 1
             if steps > limit:
                 return False
@@ -334,13 +360,13 @@ class ISMCTSBot(Bot):
         self._rollout_actions += steps
         return True
 
-    def _bot_rollout(self, state: State) -> bool:
+    def _bot_rollout(self, state: State, stop: int | None = None) -> bool:
         rng = self.rng
         bots = self._rollout_bots
         assert bots is not None
         limit = state.game.spec.max_actions
         steps = 0
-        while not state.is_over():
+        while not state.is_over() and (stop is None or state.round_number() == stop):
             steps += 1
             if steps > limit:
                 return False

@@ -351,6 +351,19 @@ class State(ABC):
     def clone(self) -> State:
         """An independent copy (cheap: no deepcopy)."""
 
+    def round_number(self) -> int:
+        """Which round (deal, period) is being played; 0 for games without rounds.
+
+        Search bots may end a rollout when it changes and judge the position by
+        ``standing``.
+        """
+        return 0
+
+    def standing(self) -> list[float] | None:
+        """Each seat's standing if the game were judged now (higher is better), e.g.
+        points so far; ``None`` when the game offers no such estimate."""
+        return None
+
     def stats(self) -> dict[str, Json]:
         """Per-game figures for simulation records, e.g. ``{"rounds": 3}``."""
         return {}

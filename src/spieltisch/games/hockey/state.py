@@ -376,6 +376,12 @@ class HockeyState(State):
         s.period_goals = [g[:] for g in self.period_goals]
         return s
 
+    def round_number(self) -> int:
+        return self.period
+
+    def standing(self) -> list[float]:
+        return [float(g) for g in self.goals]
+
     def stats(self) -> dict[str, Json]:
         """Periods played, goals, and the seat figures: goals by each period's dealer and
         non-dealer, and whether period 1's dealer won (1/0)."""

@@ -1115,6 +1115,13 @@ class HoodPolitixState(State):
         winner = sc.index(low) if sc.count(low) == 1 else None
         return Result(tuple(float(x) for x in sc), ranks, winner)
 
+    def round_number(self) -> int:
+        return self.round
+
+    def standing(self) -> list[float]:
+        """Fewer points are better (places are points)."""
+        return [-float(x) for x in self.scores]
+
     def stats(self) -> dict[str, Any]:
         c = self.counts
         return {"rounds": self.round, "faults": c[0], "throw_ins": c[1], "accusations": c[2],

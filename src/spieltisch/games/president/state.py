@@ -389,6 +389,12 @@ class PresidentState(State):
     def stats(self) -> dict[str, Any]:
         return {"rounds": self.round}
 
+    def round_number(self) -> int:
+        return self.round
+
+    def standing(self) -> list[float]:
+        return [float(x) for x in self.scores]
+
     def components(self) -> dict[str, int]:
         held = 0
         total = 0
