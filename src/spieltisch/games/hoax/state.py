@@ -1105,6 +1105,12 @@ class HoaxState(State):
         ranks = tuple(1 + sum(1 for o in tp if o > t) for t in tp)
         return Result(tuple(float(t) for t in tp), ranks, self.winner)
 
+    def round_number(self) -> int:
+        return self.round_no
+
+    def standing(self) -> list[float]:
+        return [float(x) for x in self.tp]
+
     def stats(self) -> dict[str, Any]:
         return {"rounds": self.round_no, "turns": self.turns, "finals": self.finals}
 
