@@ -68,7 +68,7 @@ class ServerThread:
         self.sock.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     pytest.importorskip("uvicorn")
     db = tmp_path_factory.mktemp("browser") / "server.sqlite3"
@@ -76,7 +76,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
         yield srv
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     path = chromium_path()
     if path is None:

@@ -1,22 +1,37 @@
 """A HOAX bot a careful player would find sensible.
 
-- **Belief.** For every other seat it keeps the identities that seat can still be:
-  two copies of each, minus its own card, face-up and proven cards; never a seat's
-  covers (round start, justified doubts, final), the identities it showed this bot
-  as false, or what a "fout" answer refuted. Claims that held make an identity more
-  likely (weight ``claim_weight`` per claim).
-- **Acting.** Accuses when the most likely identity of a seat reaches
-  ``accuse_p`` (``final_accuse_p`` in the final); buys information with a trio when
-  a seat is still very uncertain; otherwise plays its own identity's best action,
-  and bluffs another uncovered identity with probability ``bluff``.
-- **Reacting.** Builds trios at once; doubts a claim whose probability is below
-  ``doubt_p`` (only a certain bluff in the final, where a wrong doubt loses);
-  protects as Magician whenever it is one (and bluffs a protection when the stake
-  is high); declares illegal / fines / forgives when it holds that identity.
+- **Knowledge, kept incrementally.** The bot remembers, per round, how far it has read
+  the round's log (keyed by the round number, the log length and the last entry read,
+  so a new round, or a different game fed to the same bot as in search rollouts,
+  starts afresh) and only reads new entries. From them it keeps, for every seat, a
+  log-likelihood per identity: each claim of identity X (a declared personal action,
+  or a Protect / Illegal / Fine / Forgive reaction) multiplies X by the likelihood
+  ratio ``5 (1 - b) / b``, where ``b`` is that seat's estimated bluff rate; a repeated
+  claim of the same identity counts only half as much (in log terms), since a bluffer
+  repeats a story too.
+- **Bluff rates** are learnt across rounds: official doubts tell whether a claim was a
+  lie, and the reveal after every final tells it for every claim of the round. The
+  estimate starts at ``bluff_prior`` (30 %, worth five claims).
+- **Belief.** For every other seat: two copies of each identity, minus the bot's own
+  card and the cards known (face up, proven); never a seat's covers (round start,
+  justified doubts, final), what it showed this bot as false, or what a "fout" answer
+  refuted; weighted by the claim evidence.
+- **Acting.** Accuses when the most likely identity of a seat reaches ``accuse_p``
+  (``final_accuse_p`` in the final), growing less patient the longer a round or final
+  lasts; buys information with a trio about the seat it is closest to unmasking;
+  otherwise plays its own identity's best action, and bluffs another uncovered
+  identity with probability ``bluff`` (more often when the table already reads its
+  identity too well, since an exposed player gets accused).
+- **Reacting.** Builds trios at once; opens a doubt when a claim's probability is below
+  ``doubt_p`` and votes Doubt below ``vote_p`` (in the final, where a wrong doubt loses
+  it, only below ``final_doubt_p``); protects as Magician whenever it is one (and
+  bluffs a protection when the stake is high); declares illegal / fines / forgives
+  when it holds that identity (and rarely as a bluff).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ...bots.base import Bot, Observation
@@ -30,15 +45,26 @@ from .cards import (
     K_ACCUSE,
     K_BUY,
     K_CHIP,
+    K_COLLECT,
     K_DOUBT,
+    K_EARN,
+    K_ENCHANT,
     K_FINE,
     K_FORGIVE,
     K_GIVE,
+    K_HARVEST,
     K_ILLEGAL,
+    K_JGRAIN,
+    K_JWINE,
     K_PASS,
     K_PAY,
+    K_PRESS,
     K_PROTECT,
     K_SHOW,
+    K_STEAL,
+    K_TAKEGOLD,
+    K_TAX,
+    K_TRADE,
     K_TRIO,
     K_VOTE_DOUBT,
     K_VOTE_TRUST,
@@ -47,7 +73,27 @@ from .cards import (
     NUM_IDENTITIES,
 )
 
-CLAIM_WORDS = {"protect": MAGICIAN, "illegal": BARON, "fine": JUDGE, "forgive": MONK}
+#: identity index by name, and the identity a log word claims.
+IDX = {name: i for i, name in enumerate(IDENTITY_NAMES)}
+REACTION_CLAIM = {"protect": MAGICIAN, "illegal": BARON, "fine": JUDGE, "forgive": MONK}
+RANGE7 = range(NUM_IDENTITIES)
+
+
+class Knowledge:
+    """What one bot has read from the log: per seat, log-evidence per identity."""
+
+    __slots__ = ("round", "pos", "last", "ev", "count", "claims", "start_turn", "final_turn")
+
+    def __init__(self, n: int, rnd: int = -1, turn: int = 0) -> None:
+        self.round = rnd
+        self.pos = 0
+        self.last: Any = None
+        self.ev = [[0.0] * NUM_IDENTITIES for _ in range(n)]
+        self.count = [[0] * NUM_IDENTITIES for _ in range(n)]
+        #: claims of this round not yet checked: [seat, identity]
+        self.claims: list[list[int]] = []
+        self.start_turn = turn
+        self.final_turn = -1
 
 
 class HeuristicBot(Bot):
@@ -55,56 +101,137 @@ class HeuristicBot(Bot):
 
     def __init__(self, game: Game, seat: int, seed: int | None = None, **params: Any) -> None:
         super().__init__(game, seat, seed, **params)
-        self.bluff = float(params.get("bluff", 0.15))
-        self.doubt_p = float(params.get("doubt_p", 0.2))
-        self.vote_p = float(params.get("vote_p", 0.3))
+        self.bluff = float(params.get("bluff", 0.3))
+        self.doubt_p = float(params.get("doubt_p", 0.25))
+        self.vote_p = float(params.get("vote_p", 0.35))
+        self.final_doubt_p = float(params.get("final_doubt_p", 0.1))
         self.accuse_p = float(params.get("accuse_p", 0.85))
-        self.final_accuse_p = float(params.get("final_accuse_p", 0.5))
-        self.claim_weight = float(params.get("claim_weight", 1.5))
+        self.final_accuse_p = float(params.get("final_accuse_p", 0.55))
+        #: how much the accusation threshold drops per round of turns (impatience).
+        self.impatience = float(params.get("impatience", 0.02))
+        #: the bluff rate assumed of a seat before any evidence (worth 5 claims).
+        self.bluff_prior = float(params.get("bluff_prior", 0.3))
         self.table = game.table  # type: ignore[attr-defined]
+        self.n: int = game.num_players
+        #: across rounds: lies and truths seen per seat (official doubts, reveals).
+        self.lies = [0] * self.n
+        self.truths = [0] * self.n
+        self.k = Knowledge(self.n)
 
-    # -- belief --------------------------------------------------------------------
+    # -- knowledge -----------------------------------------------------------------
+    def bluff_rate(self, s: int) -> float:
+        lies = self.lies[s] + 5.0 * self.bluff_prior
+        return min(0.9, max(0.05, lies / (self.lies[s] + self.truths[s] + 5.0)))
+
+    def _update(self, view: dict[str, Any]) -> Knowledge:
+        """Read the log entries new since the last decision."""
+        log = view["log"]
+        k = self.k
+        rnd = view["round"]
+        pos = k.pos
+        if rnd != k.round or len(log) < pos or (pos and log[pos - 1] != k.last):
+            if rnd == k.round + 1 and view.get("last_reveal"):
+                self._check_claims(k, view["last_reveal"])
+            k = self.k = Knowledge(self.n, rnd, view["turn"])
+            pos = 0
+        if view["in_final"] and k.final_turn < 0:
+            k.final_turn = view["turn"]
+        if pos == len(log):
+            return k
+        ev = k.ev
+        count = k.count
+        for i in range(pos, len(log)):
+            e = log[i]
+            w = e[0]
+            if w == "declare":
+                x = IDX.get(e[2].split(" ", 1)[0], -1)
+            elif w in REACTION_CLAIM:
+                x = REACTION_CLAIM[w]
+            elif w == "vote":
+                if e[4]:  # official: the claim was a lie (justified) or the truth
+                    c, x = e[1], IDX[e[2]]
+                    if e[5]:
+                        self.lies[c] += 1
+                    else:
+                        self.truths[c] += 1
+                    for cl in reversed(k.claims):
+                        if cl[0] == c and cl[1] == x:
+                            k.claims.remove(cl)
+                            break
+                continue
+            else:
+                continue
+            if x < 0:
+                continue
+            s = e[1]
+            b = self.bluff_rate(s)
+            lr = math.log(5.0 * (1.0 - b) / b)
+            c = count[s][x]
+            ev[s][x] += lr if c == 0 else 0.5 * lr
+            count[s][x] = c + 1
+            k.claims.append([s, x])
+        k.pos = len(log)
+        k.last = log[-1]
+        return k
+
+    def _check_claims(self, k: Knowledge, reveal: list[str]) -> None:
+        """After a final every card is shown: count the round's claims as lies or truths."""
+        for s, x in k.claims:
+            if s < len(reveal):
+                if IDX[reveal[s]] == x:
+                    self.truths[s] += 1
+                else:
+                    self.lies[s] += 1
+
     def beliefs(self, view: dict[str, Any]) -> dict[int, list[float]]:
-        """P(identity) for every other seat whose card is not known."""
+        """P(identity) for every other seat (known cards as certainties)."""
+        k = self._update(view)
         me = self.seat
-        names = IDENTITY_NAMES
         copies = [2] * NUM_IDENTITIES
-        copies[names.index(view["identity"])] -= 1
+        copies[IDX[view["identity"]]] -= 1
         seats = view["seats"]
         known: dict[int, int] = {}
         for s, p in enumerate(seats):
-            if s == me:
-                continue
-            x = p.get("revealed") or p.get("proven")
-            if x:
-                known[s] = names.index(x)
-                copies[known[s]] -= 1
-        claims: dict[int, list[int]] = {}
-        for e in view["log"]:
-            k = e[0]
-            ident = -1
-            if k == "declare":
-                ident = CLAIM_OF_KIND[self.table.kind[self.game.action_from_json(e[2])]]
-            elif k in CLAIM_WORDS:
-                ident = CLAIM_WORDS[k]
-            if ident >= 0:
-                claims.setdefault(e[1], [0] * NUM_IDENTITIES)[ident] += 1
+            if s != me:
+                x = p.get("revealed") or p.get("proven")
+                if x:
+                    known[s] = IDX[x]
+                    copies[known[s]] -= 1
         out: dict[int, list[float]] = {}
         shown = view["shown_to_me"]
         for s, p in enumerate(seats):
             if s == me:
                 continue
             if s in known:
-                out[s] = [1.0 if x == known[s] else 0.0 for x in range(NUM_IDENTITIES)]
+                out[s] = [1.0 if x == known[s] else 0.0 for x in RANGE7]
                 continue
-            excluded = set(p["covered"]) | set(shown.get(str(s), ())) | set(
-                p.get("proven_not", ()))
-            cl = claims.get(s, [0] * NUM_IDENTITIES)
-            w = [0.0 if names[x] in excluded or copies[x] <= 0 else
-                 copies[x] * self.claim_weight ** min(cl[x], 3) for x in range(NUM_IDENTITIES)]
-            tot = sum(w) or 1.0
+            excluded = set(p["covered"])
+            if str(s) in shown:
+                excluded.update(shown[str(s)])
+            if "proven_not" in p:
+                excluded.update(p["proven_not"])
+            ev = k.ev[s]
+            top = max(ev)
+            w = [0.0 if copies[x] <= 0 or IDENTITY_NAMES[x] in excluded
+                 else copies[x] * math.exp(ev[x] - top) for x in RANGE7]
+            tot = sum(w)
+            if tot <= 0.0:  # inconsistent (a third copy): fall back to the exclusions
+                w = [0.0 if IDENTITY_NAMES[x] in excluded else 1.0 for x in RANGE7]
+                tot = sum(w) or 1.0
             out[s] = [v / tot for v in w]
         return out
+
+    def exposure(self, view: dict[str, Any]) -> float:
+        """How sure the table may be of this bot's identity (its claims, its covers)."""
+        k = self.k
+        me = self.seat
+        p = view["seats"][me]
+        excluded = set(p["covered"])
+        ev = k.ev[me]
+        top = max(ev)
+        w = [0.0 if IDENTITY_NAMES[x] in excluded else math.exp(ev[x] - top) for x in RANGE7]
+        tot = sum(w) or 1.0
+        return w[IDX[view["identity"]]] / tot
 
     # -- decisions -----------------------------------------------------------------
     def act(self, obs: Observation) -> int | None:
@@ -113,16 +240,17 @@ class HeuristicBot(Bot):
             return actions[0]
         T = self.table
         kinds = T.kind
-        trio = [a for a in actions if kinds[a] == K_TRIO]
-        if trio:
-            return trio[0]
+        for a in actions:
+            if kinds[a] == K_TRIO:
+                return a
         view = obs.view
         phase = view["phase"]
         if phase == "declare":
             return self._declare(view, actions)
         if phase == "vote":
             p = self._claim_prob(view)
-            want = K_VOTE_DOUBT if p < self.vote_p else K_VOTE_TRUST
+            limit = self.final_doubt_p if view["in_final"] else self.vote_p
+            want = K_VOTE_DOUBT if p < limit else K_VOTE_TRUST
             return next(a for a in actions if kinds[a] == want)
         if phase == "cover":
             return self.rng.choice(actions)
@@ -163,8 +291,7 @@ class HeuristicBot(Bot):
             if claim is None or claim["seat"] == self.seat:
                 return None
             p = self._claim_prob(view)
-            # in the final a wrong doubt loses it: only a certain bluff is doubted
-            if (p == 0.0) if view["in_final"] else (p < self.doubt_p):
+            if p < (self.final_doubt_p if view["in_final"] else self.doubt_p):
                 return next(a for a in actions if kinds[a] == K_DOUBT)
             return None
         if phase == "protect":
@@ -173,21 +300,20 @@ class HeuristicBot(Bot):
                 return None
             if mine == "magician":
                 return prot[0]
-            stake = self._stake(view)
-            if stake >= 3 and self.rng.random() < 2 * self.bluff:
+            if self._stake(view) >= 3 and self.rng.random() < 2 * self.bluff:
                 return prot[0]
             return None
         actor = view["active"]
         actor_loose = sum(view["seats"][actor]["loose"].values())
         if phase == "illegal":
-            if actor_loose and (mine == "baron" or self.rng.random() < self.bluff / 3):
-                return next(a for a in actions if kinds[a] == K_ILLEGAL)
+            if actor_loose and (mine == "baron" or self.rng.random() < self.bluff / 4):
+                return next((a for a in actions if kinds[a] == K_ILLEGAL), None)
             return None
         if phase in ("fine", "forgive"):
             want = K_FINE if phase == "fine" else K_FORGIVE
             ident = "judge" if phase == "fine" else "monk"
             opts = [a for a in actions if kinds[a] == want]
-            if opts and (mine == ident or self.rng.random() < self.bluff / 3):
+            if opts and (mine == ident or self.rng.random() < self.bluff / 4):
                 lo = view["seats"][actor]["loose"]
                 return max(opts, key=lambda a: lo[CHIP_NAMES[T.p1[a]]])
             return None
@@ -195,21 +321,20 @@ class HeuristicBot(Bot):
 
     # -- helpers -------------------------------------------------------------------
     def _claim_prob(self, view: dict[str, Any]) -> float:
+        """P(the claimant under doubt is what they claim), the claim itself included."""
         claim = view["pending"].get("claim")
         if claim is None:
             return 1.0
         seat = claim["seat"]
-        x = IDENTITY_NAMES.index(claim["identity"])
+        if seat == self.seat:
+            return 1.0
         b = self.beliefs(view)
-        return b[seat][x] if seat in b else 1.0
+        return b[seat][IDX[claim["identity"]]] if seat in b else 1.0
 
     def _stake(self, view: dict[str, Any]) -> int:
         action = view["pending"]["action"] or ""
-        lo = view["seats"][self.seat]["loose"]
-        if "enchant" in action:
-            return sum(lo.values())
-        if "tax" in action or "collect" in action:
-            return 1
+        if action.startswith("magician enchant"):
+            return sum(view["seats"][self.seat]["loose"].values())
         return 1
 
     def _declare(self, view: dict[str, Any], actions: list[int]) -> int:
@@ -218,36 +343,49 @@ class HeuristicBot(Bot):
         me = self.seat
         rng = self.rng
         beliefs = self.beliefs(view)
-        in_round = [s for s, p in enumerate(view["seats"]) if p["in_round"] and s != me]
-        # 1. accuse when sure enough
-        threshold = self.final_accuse_p if view["in_final"] else self.accuse_p
+        k = self.k
+        seats = view["seats"]
+        in_round = [s for s, p in enumerate(seats) if p["in_round"] and s != me]
+        R = len(in_round) + 1
+        # 1. accuse when sure enough; the longer it lasts, the less patient
+        if view["in_final"]:
+            waited = (view["turn"] - max(k.final_turn, 0)) / 2
+            threshold = self.final_accuse_p - 2 * self.impatience * max(0.0, waited - 3)
+        else:
+            waited = (view["turn"] - k.start_turn) / R
+            threshold = self.accuse_p - self.impatience * max(0.0, waited - 4)
+        threshold = max(threshold, 0.3 if view["in_final"] else 0.5)
         best = None
         for s in in_round:
-            probs = beliefs.get(s)
-            if not probs:
-                continue
-            x = max(range(NUM_IDENTITIES), key=lambda i: probs[i])
+            probs = beliefs[s]
+            x = max(RANGE7, key=probs.__getitem__)
             if probs[x] >= threshold and (best is None or probs[x] > best[0]):
                 best = (probs[x], s, x)
         if best is not None:
             a = T.accuse[best[1]][best[2]]
             if a in actions:
                 return a
-        # 2. buy information about the most uncertain seat
+        # 2. buy information about the seat it is closest to unmasking
         buys = [a for a in actions if kinds[a] == K_BUY and T.p2[a] == 1]
-        if buys and (view["in_final"] or rng.random() < 0.6):
-            def spread(a: int) -> int:
-                return sum(1 for p in beliefs.get(T.p1[a], []) if p > 0)
-            a = max(buys, key=spread)
-            if spread(a) >= 2:
+        if buys:
+            def score(a: int) -> float:
+                probs = beliefs[T.p1[a]]
+                if sum(1 for p in probs if p > 0) < 2:
+                    return -1.0
+                return max(probs) + 0.02 * seats[T.p1[a]]["throne_points"]
+            a = max(buys, key=score)
+            if score(a) >= 0:
                 return a
         # 3. a personal action: the true identity, or a bluff
-        mine = IDENTITY_NAMES.index(view["identity"])
+        mine = IDX[view["identity"]]
         own = [a for a in actions if CLAIM_OF_KIND[kinds[a]] == mine]
         bluffs = [a for a in actions if CLAIM_OF_KIND[kinds[a]] >= 0
                   and CLAIM_OF_KIND[kinds[a]] != mine]
+        bluff = self.bluff
+        if self.exposure(view) > 0.6:
+            bluff = max(bluff, 0.4)
         pool = own
-        if bluffs and (not own or rng.random() < self.bluff or
+        if bluffs and (not own or rng.random() < bluff or
                        (mine == MAGICIAN and not self._enchant_worth(view, own))):
             pool = bluffs
         if not pool:
@@ -259,44 +397,45 @@ class HeuristicBot(Bot):
         return any(sum(view["seats"][T.p1[a]]["loose"].values()) >= 2 for a in own)
 
     def _value(self, view: dict[str, Any], a: int) -> float:
-        """Chips gained, counting chips that complete a trio double."""
+        """Chips gained, counting chips of the scarcest type (for a trio) double."""
         T = self.table
         seats = view["seats"]
-        me = seats[self.seat]["loose"]
-        have = [me[c] for c in CHIP_NAMES]
-        need = [2.0 if h == min(have) else 1.0 for h in have]
-        text = T.text(a)
-        others = [s for s, p in enumerate(seats) if p["in_round"] and s != self.seat]
-        w = text.split()
-        if text == "baron takegold":
+        lo = seats[self.seat]["loose"]
+        have = [lo["gold"], lo["wine"], lo["grain"]]
+        low = min(have)
+        need = [2.0 if h == low else 1.0 for h in have]
+        kind = T.kind[a]
+        if kind == K_TAKEGOLD:
             return 2 * need[0]
-        if w[:2] == ["baron", "tax"]:
-            t = CHIP_NAMES.index(w[2])
-            return need[t] * sum(1 for s in others if seats[s]["loose"][w[2]] > 0) - 0.5
-        if text == "monk press":
+        if kind == K_PRESS:
             return 2 * need[1]
-        if text == "monk collect":
-            return sum(1.0 for s in others if sum(seats[s]["loose"].values()) > 0) - 0.5
-        if text == "judge wine":
-            return need[1]
-        if text == "judge grain":
-            return need[2]
-        if text == "merchant earn":
-            return need[0]
-        if w[:2] == ["merchant", "trade"]:
-            t1, t2, m = CHIP_NAMES.index(w[3]), CHIP_NAMES.index(w[4]), int(w[5])
-            if have[t1] - m < min(have) or m > 1:
-                return -1.0
-            return need[t2] - need[t1] + (0.5 if w[2] != "bank" else 0.0)
-        if w[:2] == ["magician", "enchant"]:
-            q = int(w[2])
-            return sum(seats[q]["loose"].values()) * 1.2
-        if w[:2] == ["thief", "steal"]:
-            q, t, n, k = int(w[2]), CHIP_NAMES.index(w[3]), int(w[4]), int(w[5])
-            return n * need[t] + 0.8 * k + 0.1 * seats[q]["throne_points"]
-        if text == "farmer harvest":
+        if kind == K_HARVEST:
             return 2 * need[2]
+        if kind == K_JWINE:
+            return need[1]
+        if kind == K_JGRAIN:
+            return need[2]
+        if kind == K_EARN:
+            return need[0]
+        me = self.seat
+        if kind == K_TAX:
+            t = CHIP_NAMES[T.p1[a]]
+            return need[T.p1[a]] * sum(1 for s, p in enumerate(seats)
+                                       if s != me and p["in_round"] and p["loose"][t]) - 0.5
+        if kind == K_COLLECT:
+            return sum(1.0 for s, p in enumerate(seats)
+                       if s != me and p["in_round"] and any(p["loose"].values())) - 0.5
+        if kind == K_TRADE:
+            t1, t2, m = T.p2[a], T.p3[a], T.p4[a]
+            if m > 1 or have[t1] - m < low:
+                return -1.0
+            return need[t2] - need[t1] + (0.5 if T.p1[a] != self.n else 0.0)
+        if kind == K_ENCHANT:
+            return sum(seats[T.p1[a]]["loose"].values()) * 1.2
+        if kind == K_STEAL:
+            q, t, nn, kk = T.p1[a], T.p2[a], T.p3[a], T.p4[a]
+            return nn * need[t] + 0.8 * kk + 0.1 * seats[q]["throne_points"]
         return 0.0
 
 
-__all__ = ["HeuristicBot"]
+__all__ = ["HeuristicBot", "Knowledge"]
