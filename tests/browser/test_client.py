@@ -210,3 +210,21 @@ def test_replay_steps_and_download(server: ServerThread, browser: Any, artifacts
     rep = httpx.get(f"{server.base}/api/tables/{code}/replay").json()
     assert len(steps) == len(rep["actions"]) + 1
     page.context.close()
+
+
+def test_readable_at_200_percent_zoom(server: ServerThread, browser: Any,
+                                      artifacts: Path) -> None:
+    """A 1280×900 window at 200% zoom is a 640×450 CSS-pixel page at scale 2."""
+    code = create(server, "president", ["human", "bot:random", "bot:random", "bot:random"],
+                  players=4)
+    ctx = browser.new_context(viewport={"width": 640, "height": 450}, device_scale_factor=2)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    sit(page, server.base, code, "Zoe")
+    wait_started(page)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 650
+    assert page.locator("section.board").is_visible()
+    hand = snap(page)["view"]["hand"]  # type: ignore[index]
+    assert hand and page.get_by_text("Your hand").is_visible()
+    page.screenshot(path=str(artifacts / "president-zoom200.png"), full_page=False)
+    ctx.close()

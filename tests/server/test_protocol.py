@@ -208,3 +208,34 @@ def test_lobby_lists_games_and_openapi(server: ServerThread) -> None:
     schema = httpx.get(f"{server.base}/api/openapi.json").json()
     assert schema["openapi"].startswith("3.") and "/api/tables" in schema["paths"]
     assert isinstance(httpx.get(f"{server.base}/api/tables").json(), list)
+
+
+def test_move_clock_plays_for_a_seat_that_lets_it_pass(tmp_path_factory: pytest.TempPathFactory
+                                                       ) -> None:
+    """Games without deadlines get the server's optional per-move clock."""
+    db = tmp_path_factory.mktemp("db") / "clock.sqlite3"
+    cfg = ServerConfig(db_url=f"sqlite:///{db}", table_prefix=unique_prefix(),
+                       grace_seconds=1000, move_clock=0.2, messages_per_second=1000,
+                       message_burst=1000)
+    with ServerThread(cfg) as server:
+        t = create_table(server.base, "president", ["human", "human", "bot:random",
+                                                    "bot:random"], players=4, seed=5)
+        code = t["code"]
+        joins = [join(server.base, code, "a"), join(server.base, code, "b")]
+
+        async def run() -> None:
+            clients = [await Client.open(server.ws_base, code, j["token"]) for j in joins]
+            for c in clients:
+                await c.until(has_view)
+            # nobody types: the clock makes the humans' moves, so the game goes on
+            moved = await clients[0].until(
+                lambda m: m["type"] == "update" and m["seat"] in (0, 1))
+            assert moved["index"] >= 0
+            clocked = [m for m in clients[0].received + clients[1].received
+                       if m.get("deadlines") and any(d["reason"] == "move clock"
+                                                     for d in m["deadlines"])]
+            assert clocked, "the clock is shown to the players"
+            for c in clients:
+                await c.close()
+
+        asyncio.run(run())

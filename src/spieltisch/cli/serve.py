@@ -17,6 +17,9 @@ def serve(
     time_scale: Annotated[float, typer.Option(
         help="multiplies the games' deadlines (1 = the rules' times)")] = 1.0,
     bot_delay: Annotated[float, typer.Option(help="pause before each bot action (s)")] = 0.5,
+    move_clock: Annotated[float, typer.Option(
+        help="seconds per move in games without deadlines of their own; when they pass, "
+             "a bot makes that move (0: no clock)")] = 0.0,
     messages_per_second: Annotated[float, typer.Option(
         help="sustained WebSocket messages per second per connection")] = 20.0,
     max_tables_per_client: Annotated[int, typer.Option(
@@ -33,7 +36,8 @@ def serve(
                    f"(pip install 'spieltisch[server]'): {e}", err=True)
         raise typer.Exit(2) from None
     config = ServerConfig(db_url=db or "", grace_seconds=grace, time_scale=time_scale,
-                          bot_delay=bot_delay, messages_per_second=messages_per_second,
+                          bot_delay=bot_delay, move_clock=move_clock,
+                          messages_per_second=messages_per_second,
                           message_burst=max(60, int(messages_per_second * 3)),
                           max_tables_per_client=max_tables_per_client)
     url = config.resolved_db_url()

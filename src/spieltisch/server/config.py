@@ -27,6 +27,10 @@ class ServerConfig:
     substitute_bot: str = "random"
     #: Multiplies every deadline the engine declares (tests use small values).
     time_scale: float = 1.0
+    #: Per-move clock (seconds) for games that declare no deadlines of their own: when a
+    #: seat the game waits for lets it pass, the substitute bot makes that one move.
+    #: 0 = no clock. Multiplied by ``time_scale`` like the engine's deadlines.
+    move_clock: float = 0.0
     #: Pause before each bot action (seconds); 0 = as soon as the loop allows.
     bot_delay: float = 0.0
     #: Largest accepted WebSocket message (bytes of text).

@@ -29,6 +29,9 @@ from ..replay import Replay
 from .config import ServerConfig
 from .store import SeatRow, Store, TableRow
 
+#: The pseudo-action of the server's per-move clock in timer keys (engine actions are ≥ 0).
+MOVE_CLOCK = -2
+
 log = logging.getLogger("spieltisch.server")
 
 
@@ -181,7 +184,16 @@ class TableRuntime:
         assert self.state is not None
         return [{"seat": d.seat if d.seat != CLOCK else None,
                  "seconds": d.seconds * self.config.time_scale, "reason": d.reason}
-                for d in self.state.deadlines()]
+                for d in self.state.deadlines()] + [
+                {"seat": seat, "seconds": self.config.move_clock * self.config.time_scale,
+                 "reason": "move clock"} for seat in self._clocked_seats()]
+
+    def _clocked_seats(self) -> list[int]:
+        """Human seats the game waits for, when the server's per-move clock applies."""
+        st = self.state
+        if self.config.move_clock <= 0 or st is None or st.is_over() or st.deadlines():
+            return []
+        return [s for s in st.to_act() if self._bot_for(s) is None]
 
     def snapshot(self, seat: int | None, kind: str = "state") -> dict[str, Any]:
         """The full picture ``seat`` may have (welcome, start)."""
@@ -393,6 +405,13 @@ class TableRuntime:
             due = start + d.seconds * self.config.time_scale
             if best is None or due < best[0]:
                 best = (due, key)
+        for seat in self._clocked_seats():
+            key = (seat, MOVE_CLOCK, st.move_number)
+            keys.add(key)
+            start = self._deadline_start.setdefault(key, now)
+            due = start + self.config.move_clock * self.config.time_scale
+            if best is None or due < best[0]:
+                best = (due, key)
         for k in [k for k in self._deadline_start if k not in keys]:
             del self._deadline_start[k]
         if best is not None:
@@ -403,6 +422,15 @@ class TableRuntime:
         async with self.lock:
             st = self.state
             if st is None or self.row.status != "playing":
+                return
+            seat, action, since = key
+            if action == MOVE_CLOCK:
+                if st.move_number == since and seat in self._clocked_seats():
+                    bot = make_bot(self.game, self.config.substitute_bot, seat,
+                                   self.rng.randrange(2**31))
+                    if self._try_bot(seat, bot.act(Observation(st, seat, required=True))):
+                        return
+                self._arm()
                 return
             if any((d.seat, d.action, d.since) == key for d in st.deadlines()):
                 try:
