@@ -34,6 +34,7 @@ from .options import Option, validate_options
 
 if TYPE_CHECKING:
     from ..bots.base import Bot
+    from .cards import Shuffler
 
 Json = Any
 
@@ -221,13 +222,19 @@ class State(ABC):
     """One position of a game. Subclasses keep their fields cheap to copy."""
 
     game: Game
-    rng: random.Random
+    #: All of the game's chance: stacked orders first, then the seeded generator.
+    shuffler: Shuffler
     #: Number of actions applied so far (also the clock for ``Deadline.since``).
     move_number: int
 
     @property
     def num_players(self) -> int:
         return self.game.num_players
+
+    @property
+    def rng(self) -> random.Random:
+        """The state's seeded generator (the shuffler's)."""
+        return self.shuffler.rng
 
     # -- who acts --------------------------------------------------------------
     @abstractmethod

@@ -173,10 +173,6 @@ class HoaxState(State):
         self.last_reveal: list[int] | None = None  # identities shown after the last final
         self._round_fields(-1)
 
-    @property
-    def rng(self) -> random.Random:  # type: ignore[override]
-        return self.shuffler.rng
-
     def _round_fields(self, starter: int) -> None:
         n = self.n
         self.card = [-1] * n

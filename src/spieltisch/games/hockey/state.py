@@ -117,7 +117,6 @@ class HockeyState(State):
         self.game = game
         self.move_number = 0
         self.shuffler: Shuffler
-        self.rng: random.Random
         self.period = 0
         self.dealer = 0
         self.deal = 0
@@ -139,7 +138,6 @@ class HockeyState(State):
         """§2: the first dealer is random; then the first period is dealt."""
         s = cls(game)
         s.shuffler = shuffler
-        s.rng = shuffler.rng
         first_dealer = game.first_dealer
         if first_dealer < 0:
             first_dealer = shuffler.rng.randrange(2)
@@ -342,7 +340,6 @@ class HockeyState(State):
         has not seen this period; later periods get fresh chance."""
         s = self.clone()
         s.shuffler = self.shuffler.reseeded(rng)
-        s.rng = s.shuffler.rng
         opp = 1 - seat
         unseen = cards_in(self.hands[opp]) + self.deck[self.dealt:]
         rng.shuffle(unseen)
@@ -359,7 +356,6 @@ class HockeyState(State):
         s.game = self.game
         s.move_number = self.move_number
         s.shuffler = self.shuffler.copy()
-        s.rng = s.shuffler.rng
         s.period = self.period
         s.dealer = self.dealer
         s.deal = self.deal

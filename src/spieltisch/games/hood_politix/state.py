@@ -351,10 +351,6 @@ class HoodPolitixState(State):
         self.seen_any = 0
         self.counts = [0, 0, 0, 0, 0]  # faults, throw-ins, accusations, politix, respekt
 
-    @property
-    def rng(self) -> random.Random:  # type: ignore[override]
-        return self.shuffler.rng
-
     # -- setup (§2) -------------------------------------------------------------------
     @classmethod
     def deal_first(cls, game: HoodPolitixGame, shuffler: Shuffler) -> HoodPolitixState:

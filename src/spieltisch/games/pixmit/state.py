@@ -18,6 +18,7 @@ from typing import Any
 
 from ...bots.base import Bot
 from ...core.cards import Shuffler
+from ...core.cards import cards_of as _cards
 from ...core.game import ConfigError, Event, Game, Result, State
 from . import actions as A
 from . import cards as C
@@ -28,15 +29,6 @@ PHASES = ("turn", "claim", "response", "creation", "return", "messenger", "disca
 HAND_LIMIT = 6
 ROUNDS = 3
 BIT21 = 1 << C.JOKER_21
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _codes(mask: int) -> list[str]:
@@ -120,7 +112,6 @@ class PixmitState(State):
     def __init__(self, game: PixmitGame, shuffler: Shuffler) -> None:
         self.game = game
         self.shuffler = shuffler
-        self.rng = shuffler.rng
         self.move_number = 0
         n = game.num_players
         self.all_seats = (1 << n) - 1
@@ -176,7 +167,6 @@ class PixmitState(State):
         s.__dict__.pop("_legal_cache", None)
         s.__dict__.pop("_final_cache", None)
         s.shuffler = self.shuffler.copy()
-        s.rng = s.shuffler.rng
         s.hands = self.hands[:]
         s.stack = self.stack[:]
         s.known = self.known[:]
@@ -667,7 +657,6 @@ class PixmitState(State):
         """
         s = self.clone()
         s.shuffler = self.shuffler.reseeded(rng)
-        s.rng = s.shuffler.rng
         if self.phase == OVER:
             return s
         mine = self.known[seat]

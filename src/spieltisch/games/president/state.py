@@ -144,10 +144,6 @@ class PresidentState(State):
         self.ceiling: list[tuple[int, int] | None] = [None] * n
         self.played = 0  # cards played this round (public)
 
-    @property
-    def rng(self) -> random.Random:  # type: ignore[override]
-        return self.shuffler.rng
-
     # -- setup (§2) -----------------------------------------------------------------
     @classmethod
     def deal_first(cls, game: PresidentGame, shuffler: Shuffler) -> PresidentState:
