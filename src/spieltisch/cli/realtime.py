@@ -31,6 +31,7 @@ from ..bots import expand_specs, make_bot
 from ..bots.base import Bot, Observation
 from ..core.game import Game, IllegalAction, State, Verdict
 from ..replay import Replay
+from .terminal import default_replay_path, save_replay
 
 
 def uses_realtime(game: Game) -> bool:
@@ -274,9 +275,9 @@ def play_realtime(game: Game, seat: int | None, bot_specs: str, seed: int,
         r = st.result()
         out("Game over: " + ", ".join(f"seat {s}: {r.scores[s]:g} (place {r.ranks[s]})"
                                       for s in range(n)))
-    if save is not None:
-        table.replay.save(save)
-        out(f"Replay saved to {save}")
+    # The keyboard belongs to the reader thread, so there is no question at the end:
+    # the replay goes to --save, or to a default file name, never lost.
+    save_replay(table.replay, save or default_replay_path(game, seed), out)
     return st
 
 

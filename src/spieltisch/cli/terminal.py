@@ -138,11 +138,20 @@ def play_terminal(game: Game, seat: int, bot_specs: str, seed: int, save: Path |
         try:
             answer = input("Save the replay? File name (Enter to skip): ").strip()
         except EOFError:
-            answer = f"spieltisch-{game.name}-{seed}.json" if quit_early else ""
+            answer = str(default_replay_path(game, seed)) if quit_early else ""
         path = Path(answer) if answer else None
     if path is not None:
-        try:
-            replay.save(path)
-            console.print(f"Replay saved to {path}")
-        except OSError as e:
-            console.print(f"Could not save the replay to {path}: {e.strerror}")
+        save_replay(replay, path, lambda text: console.print(text, markup=False))
+
+
+def default_replay_path(game: Game, seed: int) -> Path:
+    return Path(f"spieltisch-{game.name}-{seed}.json")
+
+
+def save_replay(replay: Replay, path: Path, out: Any) -> None:
+    """Write the replay, reporting (not raising) a failure: the game is never lost silently."""
+    try:
+        replay.save(path)
+        out(f"Replay saved to {path}")
+    except OSError as e:
+        out(f"Could not save the replay to {path}: {e.strerror}")

@@ -21,7 +21,8 @@ def test_bots_play_a_real_time_game_and_the_replay_verifies(tmp_path):
     Replay.load(path).verify()
 
 
-def test_human_input_is_judged():
+def test_human_input_is_judged(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # without --save the replay goes to a default file here
     game = get_spec("hood_politix").configure(4)
     lines: list[str] = []
     stream = io.StringIO("politix\nplay ZZ\nend politix\naccuse 2 mic-drop\n")
@@ -30,3 +31,4 @@ def test_human_input_is_judged():
     text = "\n".join(lines)
     assert "politix" in text and "Not understood" in text
     assert state.stats()["politix"] >= 1
+    assert (tmp_path / "spieltisch-hood_politix-6.json").exists()
