@@ -144,3 +144,10 @@ def test_play_reprompts_on_bad_input(tmp_path):
             "--save", str(tmp_path / "x.json"), input="99\nplay ZZ\nfoo\nquit\n")
     assert "There is no choice 99" in r.output
     assert "Not understood" in r.output
+
+
+def test_serve_with_a_bad_database_is_a_clear_error():
+    r = run("serve", "--db", "nonsense://x", "--port", "8799")
+    assert r.exit_code == 2 and "cannot use the database nonsense://x" in r.output
+    r = run("serve", "--port", "70000")
+    assert r.exit_code == 2

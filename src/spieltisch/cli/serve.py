@@ -9,7 +9,7 @@ import typer
 
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8000,
     db: Annotated[str | None, typer.Option(
         help="SQLAlchemy database URL (default: SQLite in the user's data directory)")] = None,
     grace: Annotated[float, typer.Option(
@@ -42,10 +42,29 @@ def serve(
                           max_tables_per_client=max_tables_per_client)
     url = config.resolved_db_url()
     config.db_url = url
+    problem = _check_database(url)
+    if problem:
+        typer.echo(f"error: cannot use the database {url}: {problem}", err=True)
+        raise typer.Exit(2)
     app = create_app(config)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     typer.echo(f"spieltisch server on http://{shown}:{port}/  (database: {url})")
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1 << 16)
+
+
+def _check_database(url: str) -> str | None:
+    """Connect once before serving, so a bad ``--db`` is one clear line, not a traceback."""
+    import sqlalchemy
+
+    try:
+        engine = sqlalchemy.create_engine(url)
+        with engine.connect():
+            pass
+        engine.dispose()
+    except Exception as e:  # any driver's error: report its first line
+        lines = str(e).strip().splitlines()
+        return lines[0] if lines else type(e).__name__
+    return None
 
 
 def register(app: typer.Typer) -> None:
