@@ -107,7 +107,7 @@ def test_same_seed_same_decisions(name):
 def test_budget_from_bot_spec_and_params():
     game = get_spec("president").configure(None)
     bot = make_bot(game, "ismcts:17", 0, 1)
-    assert isinstance(bot, ISMCTSBot) and bot.budget == 17 and bot.rollout == "random"
+    assert isinstance(bot, ISMCTSBot) and bot.budget == 17 and bot.rollout == "heuristic"
     bot = make_bot(game, "ismcts:9:rollout=heuristic:c=1.5", 2, 1)
     assert bot.budget == 9 and bot.rollout == "heuristic" and bot.c == 1.5
     assert parse_bot_spec("ismcts::ms=20") == ("ismcts", {"ms": 20})
@@ -184,3 +184,20 @@ def test_ismcts_beats_random(name):
         play_out(state, bots, random.Random(g))
         wins += state.result().winner == seat
     assert wins / games > 1 / game.num_players
+
+
+def test_margin_rewards_are_bounded_and_ordered():
+    game = get_spec("president").configure(4)
+    bot = ISMCTSBot(game, 0, seed=0, reward="margin")
+    places = bot._places_to_rewards([3.0, 1.0, 1.0, -2.0])
+    rewards = bot._margin(places, [3.0, 1.0, 1.0, -2.0])
+    assert all(0.0 <= r <= 1.0 for r in rewards)
+    assert rewards[0] > rewards[1] == rewards[2] > rewards[3]
+    assert bot._margin([0.5] * 4, [0.0] * 4) == [0.5] * 4
+
+
+def test_epsilon_heuristic_rollouts_play_legal_moves():
+    game = get_spec("president").configure(None)
+    bots = [ISMCTSBot(game, 0, seed=1, budget=3, rollout="heuristic", eps=0.5)] + [
+        RandomBot(game, s, s) for s in range(1, game.num_players)]
+    drive(game, bots, seed=3, max_actions=30)

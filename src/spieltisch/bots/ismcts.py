@@ -36,14 +36,22 @@ Modelling choices (the engine lets several seats act at once):
   visited root edge, so the bot may decline a window.
 * When ``act()`` is called the root decision is the bot's own (the runner has
   already offered the others their out-of-turn chances).
-* Rewards are in [0, 1]: by default from the final places,
-  ``(n - place) / (n - 1)`` (a win is 1, ties share a place); ``reward="win"``
-  uses 1 for the winner and 0 otherwise.
+* Rewards are in [0, 1]. By default (``reward="margin"``) a seat's reward is
+  ``0.5 + 0.5 * tanh(m / scale)``, where ``m`` is its standing (``standing()``)
+  minus the mean standing of the others and ``scale`` a running mean of the largest
+  absolute margin per rollout (so no game-specific units); with ``margin_w`` below 1
+  it is blended with the place reward. Games without a standing fall back to
+  places, ``(n - place) / (n - 1)`` (a win is 1, ties share a place); ``reward=
+  "rank"`` uses places only, ``reward="win"`` 1 for the winner and 0 otherwise.
+  Margins give a smoother signal than places: when a rollout cannot change the
+  order (one player far ahead), places are flat and every move looks alike.
+* Exploration constant ``c = 0.35`` (tuned on Hockey at 200 simulations: 0.7
+  spread 200 visits too evenly for the most visited edge to mean much).
 * The final choice is the most visited root edge (ties: higher mean reward).
 
 Horizon: by default (``horizon="round"``) a rollout ends with the round (deal,
 period) it started in, and the position is judged by the game's ``standing()``
-(points so far) turned into the same place-based rewards; games without a
+(points so far) turned into the same rewards as at the end of a game; games without a
 standing, and ``horizon="game"``, play rollouts to the end of the game. Whole-game
 rollouts of multi-round games (a President game is ~640 random actions over ~6
 deals) are slow and mostly noise about later deals.
@@ -51,12 +59,19 @@ deals) are slow and mostly noise about later deals.
 Budget: ``budget`` simulations per decision (the bot spec ``ismcts:200``;
 ``react_budget`` for out-of-turn chances, by default the same), or
 ``ms`` milliseconds of wall time (``ismcts::ms=50``; non-deterministic), or both
-(whichever ends first). ``rollout="heuristic"`` plays rollouts with the game's
-heuristic bot (``game.bots()["heuristic"]``) for every seat instead of uniformly
-random actions; it is slower and only as good as that bot.
+(whichever ends first).
+
+Rollout policy: by default (``rollout="auto"``) rollouts are played by the game's
+heuristic bot (``game.bots()["heuristic"]``) for every seat, each action replaced
+by a uniformly random one with probability ``eps`` (0.1; also a random decision
+whether to take an out-of-turn chance, with ``react_p``), so rollouts look like
+real play but still vary; games without a heuristic bot, and ``rollout="random"``,
+use uniformly random actions. Heuristic rollouts cost about 2-3x in simulations
+per second and are worth it: on President (4 players) they turned a 0.30 share
+against the heuristic bot into 0.59.
 
 Only the engine API is used (``determinise`` through the observation, ``clone``,
-``to_act``, ``out_of_turn``, ``legal_actions``, ``apply``, ``deadlines``,
+``to_act``, ``out_of_turn``, ``legal_actions``, ``apply``, ``deadlines``, ``standing``,
 ``result``): no game-specific code.
 """
 
@@ -94,9 +109,10 @@ class ISMCTSBot(Bot):
 
     def __init__(self, game: Game, seat: int, seed: int | None = None,
                  budget: int | None = None, ms: float | None = None,
-                 rollout: str = "random", c: float = 0.7, react_p: float = 0.1,
-                 reward: str = "rank", react_budget: int | None = None,
-                 horizon: str = "round", **params: Any) -> None:
+                 rollout: str = "auto", c: float = 0.35, react_p: float = 0.1,
+                 reward: str = "margin", react_budget: int | None = None,
+                 horizon: str = "round", eps: float = 0.1, margin_w: float = 1.0,
+                 **params: Any) -> None:
         super().__init__(game, seat, seed, **params)
         if budget is None and ms is None:
             budget = 200
@@ -104,10 +120,13 @@ class ISMCTSBot(Bot):
             raise ConfigError(f"ismcts budget must be at least 1 simulation, not {budget}")
         if ms is not None and float(ms) <= 0:
             raise ConfigError(f"ismcts ms must be positive, not {ms}")
+        if rollout == "auto":
+            rollout = "heuristic" if "heuristic" in game.bots() else "random"
         if rollout not in ("random", "heuristic"):
             raise ConfigError(f"ismcts rollout must be 'random' or 'heuristic', not {rollout!r}")
-        if reward not in ("rank", "win"):
-            raise ConfigError(f"ismcts reward must be 'rank' or 'win', not {reward!r}")
+        if reward not in ("rank", "win", "margin"):
+            raise ConfigError(
+                f"ismcts reward must be 'rank', 'win' or 'margin', not {reward!r}")
         if horizon not in ("round", "game"):
             raise ConfigError(f"ismcts horizon must be 'round' or 'game', not {horizon!r}")
         #: "round": rollouts end with the round (deal, period) they start in, judged by
@@ -121,6 +140,11 @@ class ISMCTSBot(Bot):
         self.c = float(c)
         self.react_p = float(react_p)
         self.reward = reward
+        #: Heuristic rollouts: probability of a uniformly random action instead.
+        self.eps = float(eps)
+        #: ``reward="margin"``: weight of the standing margin against the place.
+        self.margin_w = float(margin_w)
+        self._scale = 0.0  # running mean absolute margin (``reward="margin"``)
         # Edge keys: decision (seat, action) -> seat * K + action + 1 (WAIT -> seat * K);
         # a deadline (seat d, action) -> (n + 1 + d) * K + action + 1 (d may be CLOCK).
         self._k = game.num_actions + 1
@@ -290,8 +314,31 @@ class ISMCTSBot(Bot):
             if not done:  # the game did not end within its bound: call it a draw
                 return [0.5] * self._n
             if not state.is_over():  # the round ended: judge the standing
-                return self._places_to_rewards(state.standing() or [0.0] * self._n)
-        return self._rewards(state)
+                standing = state.standing() or [0.0] * self._n
+                rewards = self._places_to_rewards(standing)
+                return self._margin(rewards, standing) if self.reward == "margin" else rewards
+        rewards = self._rewards(state)
+        if self.reward == "margin":
+            standing = state.standing()
+            if standing is not None:
+                return self._margin(rewards, standing)
+        return rewards
+
+    def _margin(self, rewards: list[float], standing: list[float]) -> list[float]:
+        """Blend place rewards with each seat's margin over the others' mean standing,
+        squashed by ``tanh`` on the scale of the margins seen so far."""
+        n = self._n
+        if n < 2:
+            return rewards
+        total = sum(standing)
+        margins = [(v - (total - v) / (n - 1)) for v in standing]
+        spread = max(abs(m) for m in margins)
+        self._scale += 0.02 * (spread - self._scale) if self._scale else spread
+        scale = self._scale if self._scale > 1e-9 else 1.0
+        w = self.margin_w
+        tanh = math.tanh
+        return [(1 - w) * r + w * (0.5 + 0.5 * tanh(m / scale))
+                for r, m in zip(rewards, margins, strict=True)]
 
     def _places_to_rewards(self, standing: list[float]) -> list[float]:
         """Rewards from provisional standings, as ``_rewards`` does from final ranks."""
@@ -299,6 +346,8 @@ class ISMCTSBot(Bot):
         places = [1 + sum(1 for o in standing if o > v) for v in standing]
         if self.reward == "win":
             return [1.0 if p == 1 else 0.0 for p in places]
+        if n == 1:
+            return [1.0]
         return [(n - p) / (n - 1) for p in places] if n > 1 else [1.0]
 
     def _random_rollout(self, state: State, stop: int | None = None) -> bool:
@@ -373,9 +422,16 @@ class ISMCTSBot(Bot):
             required = state.to_act()
             optional = state.out_of_turn()
             acted = False
+            eps = self.eps
             for s in optional:
                 if s not in required:
-                    a = bots[s].react(Observation(state, s, required=False))
+                    if eps and rng.random() < eps:
+                        if rng.random() >= self.react_p:
+                            continue
+                        legal = state.legal_actions(s)
+                        a = rng.choice(legal) if legal else None
+                    else:
+                        a = bots[s].react(Observation(state, s, required=False))
                     if a is not None:
                         state.apply(s, a)
                         acted = True
@@ -384,7 +440,10 @@ class ISMCTSBot(Bot):
                 continue
             if required:
                 s = required[0] if len(required) == 1 else rng.choice(list(required))
-                a = bots[s].act(Observation(state, s, required=True))
+                if eps and rng.random() < eps:
+                    a = None
+                else:
+                    a = bots[s].act(Observation(state, s, required=True))
                 if a is None:  # a bot that lets time pass: act at random instead
                     a = rng.choice(state.legal_actions(s))
                 state.apply(s, a)
