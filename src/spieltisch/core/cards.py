@@ -9,7 +9,7 @@ a copy is free, and ``mask.bit_count()`` is the size. Games with duplicate cards
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from .game import ConfigError
 
@@ -47,6 +47,31 @@ def lowest(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
+def code_lister(names: Sequence[str]) -> Callable[[int], list[str]]:
+    """A function from a card mask to its cards' codes, lowest id first.
+
+    It looks up eight cards at a time (views list hands on every call, so this is hot).
+    ``names`` gives each card id's code; duplicates may share one.
+    """
+    n = len(names)
+    tables = tuple(
+        tuple(tuple(names[8 * k + b] for b in range(8) if m >> b & 1 and 8 * k + b < n)
+              for m in range(256))
+        for k in range((n + 7) // 8))
+
+    def codes(mask: int) -> list[str]:
+        out: list[str] = []
+        k = 0
+        while mask:
+            if mask & 255:
+                out.extend(tables[k][mask & 255])
+            mask >>= 8
+            k += 1
+        return out
+
+    return codes
+
+
 class Shuffler:
     """All of a game's chance: stacked orders first, then the seeded generator.
 
@@ -77,6 +102,10 @@ class Shuffler:
         order = list(cards)
         self.rng.shuffle(order)
         return order
+
+    def seat(self, chosen: int, num_players: int) -> int:
+        """The seat a rule option names (who deals or starts), or a random seat for -1."""
+        return chosen if chosen >= 0 else self.rng.randrange(num_players)
 
     def copy(self) -> Shuffler:
         rng = random.Random()

@@ -233,8 +233,7 @@ class HoaxState(State):
         order = self.shuffler.shuffled(range(NUM_CARDS))
         self.card = list(order[:n])
         if starter < 0:  # round 1: random [DECISION] unless the option fixes it
-            fp = self.game.first_player
-            self.active = fp if fp >= 0 else self.shuffler.rng.randrange(n)
+            self.active = self.shuffler.seat(self.game.first_player, n)
         events.append(Event("deal", None, {"round": self.round_no, "starts": self.active},
                             {s: {"identity": IDENTITY_NAMES[_ident(self.card[s])]}
                              for s in range(n)}))

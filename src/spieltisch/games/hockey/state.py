@@ -138,10 +138,7 @@ class HockeyState(State):
         """§2: the first dealer is random; then the first period is dealt."""
         s = cls(game)
         s.shuffler = shuffler
-        first_dealer = game.first_dealer
-        if first_dealer < 0:
-            first_dealer = shuffler.rng.randrange(2)
-        s._start_period(1, first_dealer)
+        s._start_period(1, shuffler.seat(game.first_dealer, 2))
         return s
 
     def _start_period(self, period: int, dealer: int) -> None:

@@ -25,6 +25,8 @@ Action ids (fixed for every player count; seats go up to 7):
 
 from __future__ import annotations
 
+from ...core.cards import code_lister
+
 COLOURS = ("G", "O", "P", "Y")
 COLOUR_NAMES = ("Green", "Orange", "Purple", "Yellow")
 MAX_SEATS = 8
@@ -197,24 +199,8 @@ def kinds_of(mask: int) -> list[int]:
 
 
 #: _CODES8[k][byte]: kind codes of the cards ``8k … 8k+7`` set in ``byte`` (for views).
-_CODES8: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
-    tuple(tuple(KIND_CODES[KIND_OF[8 * k + b]] for b in range(8)
-                if m >> b & 1 and 8 * k + b < NUM_CARDS)
-          for m in range(256))
-    for k in range((NUM_CARDS + 7) // 8))
-
-
-def codes(mask: int) -> list[str]:
-    """Kind codes of the cards in ``mask`` (a duplicate appears twice), lowest id first
-    (eight cards per table lookup)."""
-    out: list[str] = []
-    k = 0
-    while mask:
-        if mask & 255:
-            out.extend(_CODES8[k][mask & 255])
-        mask >>= 8
-        k += 1
-    return out
+#: Kind codes of the cards in a mask (a duplicate appears twice), lowest id first.
+codes = code_lister([KIND_CODES[KIND_OF[c]] for c in range(NUM_CARDS)])
 
 
 def first_of_kind(mask: int, kind: int) -> int:

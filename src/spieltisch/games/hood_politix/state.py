@@ -355,8 +355,7 @@ class HoodPolitixState(State):
     @classmethod
     def deal_first(cls, game: HoodPolitixGame, shuffler: Shuffler) -> HoodPolitixState:
         s = cls(game, shuffler)
-        dealer = game.first_dealer if game.first_dealer >= 0 else \
-            shuffler.rng.randrange(game.num_players)
+        dealer = shuffler.seat(game.first_dealer, game.num_players)
         s._start_round(dealer, [])
         return s
 

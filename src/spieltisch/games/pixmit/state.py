@@ -147,7 +147,7 @@ class PixmitState(State):
         s = cls(game, shuffler)
         n = game.num_players
         order = shuffler.shuffled(range(C.NUM_CARDS))
-        s.start = game.start_player if game.start_player >= 0 else shuffler.rng.randrange(n)
+        s.start = shuffler.seat(game.start_player, n)
         pos = 0
         for i in range(n):
             p = (s.start + i) % n

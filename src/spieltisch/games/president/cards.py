@@ -14,6 +14,8 @@ Action ids (253 in all):
 
 from __future__ import annotations
 
+from ...core.cards import code_lister
+
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 SUITS = ("C", "D", "H", "S")
 JOKER_RANK = 13
@@ -95,22 +97,8 @@ def code(card: int) -> str:
 
 
 #: _CODES8[k][byte]: the codes of the cards ``8k … 8k+7`` set in ``byte`` (for views).
-_CODES8: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
-    tuple(tuple(CARD_CODES[8 * k + b] for b in range(8) if m >> b & 1 and 8 * k + b < NUM_CARDS)
-          for m in range(256))
-    for k in range((NUM_CARDS + 7) // 8))
-
-
-def codes(mask: int) -> list[str]:
-    """The codes of the cards in ``mask``, lowest id first (eight cards per table lookup)."""
-    out: list[str] = []
-    k = 0
-    while mask:
-        if mask & 255:
-            out.extend(_CODES8[k][mask & 255])
-        mask >>= 8
-        k += 1
-    return out
+#: The codes of the cards in a mask, lowest id first.
+codes = code_lister(CARD_CODES)
 
 
 def play_action(mask: int) -> int | None:

@@ -148,8 +148,7 @@ class PresidentState(State):
     @classmethod
     def deal_first(cls, game: PresidentGame, shuffler: Shuffler) -> PresidentState:
         s = cls(game, shuffler)
-        leader = game.first_leader if game.first_leader >= 0 else \
-            shuffler.rng.randrange(game.num_players)
+        leader = shuffler.seat(game.first_leader, game.num_players)
         s._start_round(leader, [])
         return s
 
