@@ -2,11 +2,11 @@
 """ISMCTS simulations per second for every registered game, one process.
 
 Set-up as ``../shared/bench/peers.py`` measures OpenSpiel's ISMCTS: the bot sits in
-seat 0 with ``--sims`` simulations per decision (one random rollout to the end of the
-game per simulation) against uniformly random opponents; only its searched decisions
-(more than one option) are timed; sims/s = simulations / search time. Also printed:
-rollout actions per simulation (how long the rest of a game is: a President game is
-several deals, a Hearts game in OpenSpiel one) and rollout actions/s.
+seat 0 with ``--sims`` simulations per decision (random rollouts by default, to the
+end of the round for games with a standing, else to the end of the game) against
+uniformly random opponents, the game driven by ``runner.step``; only its searched
+decisions (more than one option) are timed; sims/s = simulations / search time. Also
+printed: rollout actions per simulation and rollout actions/s.
 
 ``--profile`` runs cProfile over one game's searches and prints where the time goes,
 grouped as determinise / clone / apply / legal actions / to_act+out_of_turn / tree.
@@ -24,70 +24,64 @@ import pstats
 import random
 import sys
 import time
+from typing import Any
 
-from spieltisch.bots.base import Observation, RandomBot
+from spieltisch.bots.base import Bot, Observation, RandomBot
 from spieltisch.bots.ismcts import ISMCTSBot
 from spieltisch.core import game_names, get_spec
+from spieltisch.runner import step
+
+
+class TimedSearch(Bot):
+    """Seat 0: the ISMCTS bot, timed on every decision it actually searches."""
+
+    def __init__(self, bot: ISMCTSBot) -> None:
+        super().__init__(bot.game, bot.seat)
+        self.bot = bot
+        self.searched = self.simulations = self.rollout_actions = 0
+        self.seconds = 0.0
+
+    def _timed(self, search: Any, obs: Observation) -> int | None:
+        t = time.perf_counter()
+        action = search(obs)
+        self.seconds += time.perf_counter() - t
+        self.searched += 1
+        self.simulations += int(self.bot.last_search["simulations"])
+        self.rollout_actions += int(self.bot.last_search["rollout_actions"])
+        return action
+
+    def act(self, obs: Observation) -> int | None:
+        actions = obs.legal_actions()
+        if len(actions) <= 1:  # nothing to search: not timed
+            return actions[0]
+        return self._timed(self.bot.act, obs)
+
+    def react(self, obs: Observation) -> int | None:
+        return self._timed(self.bot.react, obs)
 
 
 def measure(name: str, players: int | None, duration: float, sims: int, seed: int = 0,
             rollout: str = "random") -> dict:
     game = get_spec(name).configure(players)
-    bot = ISMCTSBot(game, 0, seed, budget=sims, rollout=rollout)
-    others = [RandomBot(game, s, seed + s) for s in range(game.num_players)]
+    timed = TimedSearch(ISMCTSBot(game, 0, seed, budget=sims, rollout=rollout))
+    bots: list[Bot] = [timed] + [RandomBot(game, s, seed + s)
+                                 for s in range(1, game.num_players)]
     rng = random.Random(seed)
-    searched = simulations = rollout_actions = games = 0
-    search_time = 0.0
+    games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < duration:
         state = game.new_state(seed=seed + games)
         while not state.is_over() and time.perf_counter() - t0 < duration:
-            required = state.to_act()
-            acted = False
-            for s in state.out_of_turn():
-                if s in required:
-                    continue
-                obs = Observation(state, s, required=False)
-                if s == 0:
-                    ts = time.perf_counter()
-                    a = bot.react(obs)
-                    search_time += time.perf_counter() - ts
-                    searched += 1
-                    simulations += int(bot.last_search["simulations"])
-                    rollout_actions += int(bot.last_search["rollout_actions"])
-                else:
-                    a = others[s].react(obs)
-                if a is not None:
-                    state.apply(s, a)
-                    acted = True
-                    break
-            if acted:
-                continue
-            if required:
-                s = required[0] if len(required) == 1 else rng.choice(list(required))
-                obs = Observation(state, s)
-                if s == 0 and len(obs.legal_actions()) > 1:
-                    ts = time.perf_counter()
-                    a = bot.act(obs)
-                    search_time += time.perf_counter() - ts
-                    searched += 1
-                    simulations += int(bot.last_search["simulations"])
-                    rollout_actions += int(bot.last_search["rollout_actions"])
-                else:
-                    a = others[s].act(obs)
-                assert a is not None
-                state.apply(s, a)
-                continue
-            first = min(state.deadlines(), key=lambda d: d.seconds)
-            state.apply(first.seat, first.action)
+            step(state, bots, rng)
         games += state.is_over()
+    seconds, simulations = timed.seconds, timed.simulations
     return {"game": name, "players": game.num_players, "sims_per_decision": sims,
-            "rollout": rollout, "searched_decisions": searched, "simulations": simulations,
-            "search_seconds": round(search_time, 3),
-            "sims_per_s": round(simulations / search_time, 1) if search_time else None,
-            "rollout_actions_per_sim": round(rollout_actions / simulations, 1)
+            "rollout": rollout, "searched_decisions": timed.searched,
+            "simulations": simulations, "search_seconds": round(seconds, 3),
+            "sims_per_s": round(simulations / seconds, 1) if seconds else None,
+            "rollout_actions_per_sim": round(timed.rollout_actions / simulations, 1)
             if simulations else None,
-            "rollout_actions_per_s": round(rollout_actions / search_time) if search_time
+            "rollout_actions_per_s": round(timed.rollout_actions / seconds) if seconds
             else None, "games_completed": games}
 
 

@@ -20,54 +20,63 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 
-from spieltisch.core import game_names, get_spec
+from spieltisch.bots.base import RandomBot
+from spieltisch.core import State, game_names, get_spec
+from spieltisch.runner import step
+
+
+def timed_games(name: str, players: int, duration: float, seed: int,
+                play: Callable[[State, random.Random], int]) -> tuple[int, int, float]:
+    """Deal games for ``duration`` seconds and ``play`` each; (decisions, games, seconds)."""
+    game = get_spec(name).configure(players)
+    rng = random.Random(seed)
+    decisions = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < duration:
+        decisions += play(game.new_state(seed=seed + games), rng)
+        games += 1
+    return decisions, games, time.perf_counter() - start
+
+
+def play_plain(state: State, rng: random.Random) -> int:
+    """The public loop: who must act, their legal actions, a random pick, apply."""
+    decisions = 0
+    while not state.is_over():
+        seats = state.to_act()
+        if seats:
+            seat = seats[0] if len(seats) == 1 else rng.choice(seats)
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            decisions += 1
+        else:
+            first = min(state.deadlines(), key=lambda d: d.seconds)
+            state.apply(first.seat, first.action)
+    return decisions
+
+
+def play_with_reactions(state: State, rng: random.Random) -> int:
+    """``runner.step`` with random bots that also take out-of-turn chances (p = 0.1)."""
+    n = state.num_players
+    bots = [RandomBot(state.game, s, rng.randrange(2**31), react_p=0.1) for s in range(n)]
+    decisions = 0
+    while not state.is_over():
+        seat, _ = step(state, bots, rng)
+        decisions += seat >= 0
+    return decisions
 
 
 def measure(name: str, players: int, duration: float, seed: int = 0) -> dict:
-    game = get_spec(name).configure(players)
-    rng = random.Random(seed)
-    decisions = games = 0
-    start = time.perf_counter()
-    deadline = start + duration
-    while time.perf_counter() < deadline:
-        state = game.new_state(seed=seed + games)
-        while not state.is_over():
-            seats = state.to_act()
-            if seats:
-                seat = seats[0] if len(seats) == 1 else rng.choice(seats)
-                state.apply(seat, rng.choice(state.legal_actions(seat)))
-                decisions += 1
-            else:
-                first = min(state.deadlines(), key=lambda d: d.seconds)
-                state.apply(first.seat, first.action)
-        games += 1
-    elapsed = time.perf_counter() - start
-    return {"game": name, "players": players, "games": games, "decisions": decisions,
-            "seconds": round(elapsed, 3), "decisions_per_s": round(decisions / elapsed),
-            "games_per_s": round(games / elapsed, 1),
-            "decisions_per_game": round(decisions / max(games, 1), 1)}
-
-
-def measure_with_reactions(name: str, players: int, duration: float, seed: int = 0) -> dict:
-    from spieltisch.bots.base import RandomBot
-    from spieltisch.runner import step
-
-    game = get_spec(name).configure(players)
-    rng = random.Random(seed)
-    decisions = games = 0
-    start = time.perf_counter()
-    deadline = start + duration
-    while time.perf_counter() < deadline:
-        state = game.new_state(seed=seed + games)
-        bots = [RandomBot(game, s, seed + games * 10 + s, react_p=0.1) for s in range(players)]
-        while not state.is_over():
-            seat, _ = step(state, bots, rng)
-            decisions += seat >= 0
-        games += 1
-    elapsed = time.perf_counter() - start
-    return {"decisions_per_s_with_reactions": round(decisions / elapsed),
-            "decisions_per_game_with_reactions": round(decisions / max(games, 1), 1)}
+    decisions, games, elapsed = timed_games(name, players, duration, seed, play_plain)
+    out = {"game": name, "players": players, "games": games, "decisions": decisions,
+           "seconds": round(elapsed, 3), "decisions_per_s": round(decisions / elapsed),
+           "games_per_s": round(games / elapsed, 1),
+           "decisions_per_game": round(decisions / max(games, 1), 1)}
+    decisions, games, elapsed = timed_games(name, players, duration, seed,
+                                            play_with_reactions)
+    out.update({"decisions_per_s_with_reactions": round(decisions / elapsed),
+                "decisions_per_game_with_reactions": round(decisions / max(games, 1), 1)})
+    return out
 
 
 PEER_ANCHORS = {  # (engine, game) in peers.json -> label
@@ -95,7 +104,6 @@ def main() -> int:
             if args.players and n not in args.players:
                 continue
             r = measure(name, n, args.duration)
-            r.update(measure_with_reactions(name, n, args.duration))
             rows.append(r)
             print(f"{name:<13} {n}p  decisions/s={r['decisions_per_s']:>9,}  "
                   f"games/s={r['games_per_s']:>8}  decisions/game={r['decisions_per_game']:<7}"
