@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import ServerThread
+from spieltisch.server.loopback import LoopbackServer
 
 TIMEOUT_MS = 20_000
 
@@ -74,14 +74,14 @@ def play_moves(pages: list[Any], moves: int, use_keys: bool = True) -> int:
     return done
 
 
-def create(server: ServerThread, game: str, seats: list[str], **extra: Any) -> str:
+def create(server: LoopbackServer, game: str, seats: list[str], **extra: Any) -> str:
     r = httpx.post(f"{server.base}/api/tables", json={"game": game, "seats": seats, **extra},
                    timeout=20)
     assert r.status_code == 201, r.text
     return str(r.json()["code"])
 
 
-def test_president_lobby_seats_reload_spectator(server: ServerThread, browser: Any,
+def test_president_lobby_seats_reload_spectator(server: LoopbackServer, browser: Any,
                                                 artifacts: Path) -> None:
     a = new_page(browser)
     b = new_page(browser)
@@ -153,7 +153,7 @@ GAMES = [
 
 @pytest.mark.parametrize(("game", "seats", "extra", "moves", "phone"), GAMES,
                          ids=[g[0] for g in GAMES])
-def test_two_players_play(server: ServerThread, browser: Any, artifacts: Path, game: str,
+def test_two_players_play(server: LoopbackServer, browser: Any, artifacts: Path, game: str,
                           seats: list[str], extra: dict[str, Any], moves: int,
                           phone: bool) -> None:
     code = create(server, game, seats, **extra)
@@ -181,7 +181,7 @@ def test_two_players_play(server: ServerThread, browser: Any, artifacts: Path, g
     b.context.close()
 
 
-def test_replay_steps_and_download(server: ServerThread, browser: Any, artifacts: Path) -> None:
+def test_replay_steps_and_download(server: LoopbackServer, browser: Any, artifacts: Path) -> None:
     code = create(server, "hockey", ["bot:random", "bot:random"], seed=7)
     deadline = time.monotonic() + 30
     while httpx.get(f"{server.base}/api/tables/{code}").json()["status"] != "over":
@@ -212,7 +212,7 @@ def test_replay_steps_and_download(server: ServerThread, browser: Any, artifacts
     page.context.close()
 
 
-def test_readable_at_200_percent_zoom(server: ServerThread, browser: Any,
+def test_readable_at_200_percent_zoom(server: LoopbackServer, browser: Any,
                                       artifacts: Path) -> None:
     """A 1280×900 window at 200% zoom is a 640×450 CSS-pixel page at scale 2."""
     code = create(server, "president", ["human", "bot:random", "bot:random", "bot:random"],

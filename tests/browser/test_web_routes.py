@@ -9,11 +9,10 @@ import httpx
 import pytest
 
 from spieltisch.core.registry import game_names
+from spieltisch.server.loopback import LoopbackServer
 
-from .conftest import ServerThread
 
-
-def test_page_and_static(server: ServerThread) -> None:
+def test_page_and_static(server: LoopbackServer) -> None:
     for path in ("/", "/t/ABCDEF", "/r/ABCDEF"):
         r = httpx.get(server.base + path)
         assert r.status_code == 200 and '<main id="app">' in r.text
@@ -23,7 +22,7 @@ def test_page_and_static(server: ServerThread) -> None:
 
 
 @pytest.mark.parametrize("game", game_names())
-def test_rules_and_descriptions(server: ServerThread, game: str) -> None:
+def test_rules_and_descriptions(server: LoopbackServer, game: str) -> None:
     r = httpx.get(f"{server.base}/api/games/{game}/rules")
     assert r.status_code == 200 and r.text.startswith("#")
     from spieltisch.core.registry import get_spec
@@ -35,7 +34,7 @@ def test_rules_and_descriptions(server: ServerThread, game: str) -> None:
     assert set(d) == set(texts) and d["nonsense 42"] == "nonsense 42"
 
 
-def test_route_errors(server: ServerThread) -> None:
+def test_route_errors(server: LoopbackServer) -> None:
     assert httpx.get(f"{server.base}/api/games/nope/rules").status_code == 404
     assert httpx.post(f"{server.base}/api/games/nope/describe", json={}).status_code == 404
     assert httpx.post(f"{server.base}/api/games/hockey/describe",
@@ -47,7 +46,7 @@ def test_route_errors(server: ServerThread) -> None:
     assert r.status_code == 409 and r.json()["error"] == "not_over"
 
 
-def test_replay_steps_secrecy(server: ServerThread) -> None:
+def test_replay_steps_secrecy(server: LoopbackServer) -> None:
     code = httpx.post(f"{server.base}/api/tables", json={
         "game": "president", "players": 4, "seats": ["bot:random"] * 4, "seed": 3}).json()["code"]
     deadline = time.monotonic() + 30

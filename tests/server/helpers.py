@@ -6,57 +6,20 @@ import asyncio
 import json
 import random
 import re
-import socket
-import threading
-import time
 import uuid
 from typing import Any
 
 import httpx
-import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from spieltisch.core import get_spec
-from spieltisch.server import ServerConfig, create_app
+from spieltisch.server.loopback import LoopbackServer
 
 TIMEOUT = 60.0  # generous: the machine is shared and loaded
 
 
-class ServerThread:
-    """uvicorn serving ``create_app(config)`` on 127.0.0.1, port chosen by the OS."""
-
-    def __init__(self, config: ServerConfig) -> None:
-        self.config = config
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        self.server = uvicorn.Server(uvicorn.Config(
-            create_app(config), log_level="warning", ws_max_size=1 << 16, lifespan="on"))
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
-                                       daemon=True)
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_base(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> ServerThread:
-        self.thread.start()
-        deadline = time.monotonic() + TIMEOUT
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("server did not start")
-            time.sleep(0.01)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.server.should_exit = True
-        self.thread.join(TIMEOUT)
-        self.sock.close()
+#: The in-process server the tests talk to (``spieltisch.server.loopback``).
+ServerThread = LoopbackServer
 
 
 def unique_prefix() -> str:

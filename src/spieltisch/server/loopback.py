@@ -1,0 +1,54 @@
+"""The server in a background thread on 127.0.0.1 (a port the OS picks).
+
+For tests and benchmarks that talk to a real server over real sockets in-process.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from typing import Any
+
+import uvicorn
+
+from .app import create_app
+from .config import ServerConfig
+
+
+class LoopbackServer:
+    """``with LoopbackServer(config) as s:`` serves ``create_app(config)`` at ``s.base``."""
+
+    def __init__(self, config: ServerConfig, timeout: float = 60.0) -> None:
+        self.config = config
+        self.timeout = timeout  # generous: test machines are shared and loaded
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.server = uvicorn.Server(uvicorn.Config(
+            create_app(config), log_level="warning", ws_max_size=1 << 16, lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
+                                       daemon=True)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> LoopbackServer:
+        self.thread.start()
+        deadline = time.monotonic() + self.timeout
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("server did not start")
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(self.timeout)
+        self.sock.close()
