@@ -12,11 +12,14 @@ import random
 import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .bots import make_bot
 from .core.registry import get_spec
 from .runner import play_out
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -51,23 +54,32 @@ def play_one(task: Task) -> dict[str, Any]:
 def run(tasks: Sequence[Task], jobs: int = 1,
         progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """Play all tasks (in ``jobs`` processes); records come back in task order."""
-    records: list[dict[str, Any]] = []
-    if jobs <= 1:
-        for t in tasks:
-            records.append(play_one(t))
+    chunk = max(1, min(50, len(tasks) // (jobs * 8) or 1))
+    return map_in_order(play_one, tasks, jobs, progress, chunk)
+
+
+def map_in_order(fn: Callable[[T], R], items: Sequence[T], jobs: int = 1,
+                 progress: Callable[[int], None] | None = None, chunksize: int = 1
+                 ) -> list[R]:
+    """``[fn(x) for x in items]``, in ``jobs`` forked processes when ``jobs > 1``.
+
+    Results keep the items' order, so a run's figures never depend on ``jobs``.
+    """
+    out: list[R] = []
+    if jobs <= 1 or len(items) <= 1:
+        for item in items:
+            out.append(fn(item))
             if progress:
                 progress(1)
-        return records
+        return out
     import multiprocessing as mp
 
-    ctx = mp.get_context("fork")
-    with ctx.Pool(jobs) as pool:
-        chunk = max(1, min(50, len(tasks) // (jobs * 8) or 1))
-        for rec in pool.imap(play_one, tasks, chunksize=chunk):
-            records.append(rec)
+    with mp.get_context("fork").Pool(jobs) as pool:
+        for result in pool.imap(fn, items, chunksize=chunksize):
+            out.append(result)
             if progress:
                 progress(1)
-    return records
+    return out
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -31,7 +31,7 @@ from .bots import make_bot
 from .core.game import ConfigError
 from .core.registry import get_spec
 from .runner import play_out
-from .simulate import game_seed, wilson
+from .simulate import game_seed, map_in_order, wilson
 
 
 @dataclass(frozen=True)
@@ -86,22 +86,7 @@ def play_match(m: Match) -> dict[str, Any]:
 def run(matches: Sequence[Match], jobs: int = 1,
         progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """Play every match (in ``jobs`` processes); records come back in match order."""
-    records: list[dict[str, Any]] = []
-    if jobs <= 1 or len(matches) <= 1:
-        for m in matches:
-            records.append(play_match(m))
-            if progress:
-                progress(1)
-        return records
-    import multiprocessing as mp
-
-    ctx = mp.get_context("fork")
-    with ctx.Pool(jobs) as pool:
-        for rec in pool.imap(play_match, matches, chunksize=1):
-            records.append(rec)
-            if progress:
-                progress(1)
-    return records
+    return map_in_order(play_match, matches, jobs, progress)
 
 
 def ratings(records: Sequence[dict[str, Any]], specs: Sequence[str]) -> dict[str, dict[str, float]]:
