@@ -106,3 +106,28 @@ def test_views_are_never_mutated_and_match_fresh_clones(name):
         kept = kept[-60:]
         for v, snapshot in kept:
             assert v == snapshot, f"{name}: a view changed after it was returned"
+
+
+def test_exact_slot_values():
+    """Sets are written once, repeated list elements and words are counted, numbers are
+    scaled, unseen strings go to "other" — and a changed part is cleared first."""
+    game = get_spec("president").configure(None, {})
+    samples = [{"hand": ["3C", "3C", "4D"], "seats": [1, 2], "n": 4, "s": "a b", "f": True},
+               {"hand": ["4D"], "seats": [0], "n": 2, "s": "a", "f": False}]
+    enc = ViewEncoder(game, samples)
+    slot = {label: i for i, label in enumerate(enc.labels)}
+    inc = IncrementalEncoder(enc)
+
+    def nonzero(vec):
+        return {enc.labels[i]: float(vec[i]) for i in np.flatnonzero(vec)}
+
+    got = inc.encode({"hand": ["3C", "3C", "4D", "ZZ"], "seats": [2, 2], "n": 3,
+                      "s": "b a a", "f": True}, seat=1, required=True)
+    assert nonzero(got) == {"header.seat=1": 1.0, "header.required": 1.0,
+                            "view.hand[]=3C": 2.0, "view.hand[]=4D": 1.0, "view.hand[]=?": 1.0,
+                            "view.seats[]=2": 1.0, "view.n": 0.75, "view.s=a": 2.0,
+                            "view.s=b": 1.0, "view.f": 1.0}
+    assert slot["view.n"] in enc.layout.numeric
+    got = inc.encode({"hand": ["4D"], "seats": [0], "n": 3, "s": "b a a", "f": False}, seat=0)
+    assert nonzero(got) == {"header.seat=0": 1.0, "view.hand[]=4D": 1.0, "view.seats[]=0": 1.0,
+                            "view.n": 0.75, "view.s=a": 2.0, "view.s=b": 1.0}

@@ -70,7 +70,7 @@ class SpieltischAEC(AECEnv):
             for a in self.possible_agents}
         self.action_spaces = {a: gymnasium.spaces.Discrete(g.num_actions + 1)
                               for a in self.possible_agents}
-        self._no_actions = np.zeros(g.num_actions + 1, dtype=np.int8)  # copied per mask
+        self._no_actions = np.zeros(g.num_actions + 1, dtype=np.int8)  # unpolled agents
         self._rng = random.Random()
         self.state: State | None = None
         #: Counters of the current episode: agent steps, decline steps, deadlines applied.
@@ -217,15 +217,17 @@ class SpieltischAEC(AECEnv):
 
     # -- observations ---------------------------------------------------------------
     def action_mask(self, agent: str) -> np.ndarray:
-        mask = self._no_actions.copy()
         seat = self._seat_of[agent]
-        if seat == self._poll_seat and self.state is not None:
-            legal = self.state.legal_actions(seat)
-            if legal:
-                mask.put(legal, 1)
-            if not self._poll_required:
-                mask[self.DECLINE] = 1
-        return mask
+        if seat != self._poll_seat or self.state is None:
+            return self._no_actions.copy()
+        # Legal lists are short (2–30 actions), the space long (up to ~5,600): setting
+        # bytes one by one in a fresh bytearray beats numpy's list conversion for ``put``.
+        mask = bytearray(self.DECLINE + 1)
+        for a in self.state.legal_actions(seat):
+            mask[a] = 1
+        if not self._poll_required:
+            mask[self.DECLINE] = 1
+        return np.frombuffer(mask, dtype=np.int8)  # writable, owns its fresh buffer
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         st = self.state

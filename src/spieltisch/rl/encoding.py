@@ -30,6 +30,7 @@ from __future__ import annotations
 import itertools
 import operator
 import random
+from array import array
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -44,9 +45,11 @@ BIG = 1e6
 #: A list of ints whose values stay below this (and vary in length) is encoded as a set.
 SMALL_INT = 64
 
-# The generated encoder appends to four lists: C gets slots set to 1 (one-hot, sets;
-# never twice), B slots counted (lists that may repeat an element), NI/NV (slot, value)
-# pairs for numbers. Distinct leaves never share a slot.
+# The generated encoder writes straight into ``D``, an ``array("f")`` holding the
+# observation (no per-call lists or numpy conversions): one-hot and set slots are set to
+# 1, slots of lists that may repeat an element are counted (``+= 1``), numbers are
+# stored scaled. Distinct leaves never share a slot, and one leaf writes either set or
+# counted slots, so the order of the writes does not matter.
 
 
 class _Layout:
@@ -76,13 +79,14 @@ def _tokens(s: str) -> list[str]:
     return s.split() if " " in s else [s]
 
 
-def _tok(s: Any, vocab: dict[str, int], other: int, B: list[int]) -> None:
-    """A string not in the vocabulary: count its words (or "other") into ``B``."""
+def _tok(s: Any, vocab: dict[str, int], other: int, D: array) -> None:
+    """A string not in the vocabulary: count its words (or "other") into ``D``."""
     if isinstance(s, str) and " " in s:
         get = vocab.get
-        B.extend([get(t, other) for t in s.split()])
+        for t in s.split():
+            D[get(t, other)] += 1.0
     else:
-        B.append(other)
+        D[other] += 1.0
 
 
 class _Gen:
@@ -93,7 +97,7 @@ class _Gen:
         self.L = layout
         #: False: monomorphic places skip type checks (fast path, falls back on errors).
         self.checked = checked
-        self.consts: dict[str, Any] = {"_tok": _tok}
+        self.consts: dict[str, Any] = {"_tok": _tok, "repeat": itertools.repeat}
         self.lines: list[str] = []
         self.var = 0
 
@@ -132,7 +136,7 @@ class _Gen:
         if not present:
             return
         if len(present) < len(values):
-            self.emit(depth, f"C.append({L.take(label + '?')})")
+            self.emit(depth, f"D[{L.take(label + '?')}] = 1.0")
         bools = [v for v in present if isinstance(v, bool)]
         nums = [v for v in present if _is_num(v)]
         strs = [v for v in present if isinstance(v, str)]
@@ -156,21 +160,21 @@ class _Gen:
 
         if bools:
             d = branch(f"{t} is bool")
-            self.emit(d, f"if {x}: C.append({L.take(label)})")
+            self.emit(d, f"if {x}: D[{L.take(label)}] = 1.0")
         if nums:
             if scale is None:
                 scale = float(max(1.0, max(abs(v) for v in nums)))
             slot = L.take(label, numeric=True)
             d = branch(f"{t} is int or {t} is float")
             self.emit(d, f"if {x}:")
-            self.emit(d + 1, f"NI.append({slot}); NV.append({x} * {1.0 / scale!r})")
+            self.emit(d + 1, f"D[{slot}] = {x} * {1.0 / scale!r}")
         if strs:
             vocab, other = self.vocab(strs, label)
             d = branch(f"{t} is str")
             j = self.fresh()
             self.emit(d, f"{j} = {vocab}.get({x})")
-            self.emit(d, f"if {j} is not None: C.append({j})")
-            self.emit(d, f"else: _tok({x}, {vocab}, {other}, B)")
+            self.emit(d, f"if {j} is not None: D[{j}] = 1.0")
+            self.emit(d, f"else: _tok({x}, {vocab}, {other}, D)")
         if dicts:
             d = branch(f"{t} is dict")
             keys = list(dict.fromkeys(k for dv in dicts for k in dv))
@@ -194,19 +198,21 @@ class _Gen:
         if not elems:
             self.emit(depth, "pass")
             return
-        # Lists that held a repeated element in discovery are counted (``B``); the others
-        # are sets (``C``: slots written once, a surprise repeat counts once).
-        acc = "B" if any(len(set(map(repr, lst))) < len(lst) for lst in lists) else "C"
+        # Lists that held a repeated element in discovery are counted (``+= 1``); the
+        # others are sets (slots set to 1: a surprise repeat counts once).
+        acc = "+= 1.0" if any(len(set(map(repr, lst))) < len(lst) for lst in lists) \
+            else "= 1.0"
         if all(isinstance(e, str) for e in elems):
             vocab, other = self.vocab(elems, f"{label}[]")
             e, j = self.fresh(), self.fresh()
             if any(" " in s for s in elems):
                 self.emit(depth, f"for {e} in {x}:")
                 self.emit(depth + 1, f"{j} = {vocab}.get({e})")
-                self.emit(depth + 1, f"if {j} is not None: B.append({j})")
-                self.emit(depth + 1, f"else: _tok({e}, {vocab}, {other}, B)")
+                self.emit(depth + 1, f"if {j} is not None: D[{j}] += 1.0")
+                self.emit(depth + 1, f"else: _tok({e}, {vocab}, {other}, D)")
             else:
-                self.emit(depth, f"{acc} += [{vocab}.get({e}, {other}) for {e} in {x}]")
+                self.emit(depth, f"for {j} in map({vocab}.get, {x}, repeat({other})):")
+                self.emit(depth + 1, f"D[{j}] {acc}")
             return
         ints = all(_is_num(e) and int(e) == e for e in elems)
         if ints and len(lengths) > 1 and min(elems) >= 0 and max(elems) < SMALL_INT:
@@ -217,7 +223,7 @@ class _Gen:
             e = self.fresh()
             self.emit(depth, f"for {e} in {x}:")
             self.emit(depth + 1, f"if type({e}) is int and 0 <= {e} < {top}: "
-                                 f"{acc}.append({base} + {e})")
+                                 f"D[{base} + {e}] {acc}")
             return
         n = self.fresh()
         self.emit(depth, f"{n} = len({x})")
@@ -236,7 +242,7 @@ class _Gen:
             return
         longest = max(lengths)
         slot = L.take(f"{label}.len", numeric=True)
-        self.emit(depth, f"if {n}: NI.append({slot}); NV.append({n} * {1.0 / longest!r})")
+        self.emit(depth, f"if {n}: D[{slot}] = {n} * {1.0 / longest!r}")
         for i in range(1, min(longest, TAIL) + 1):
             sub = [lst[-i] if len(lst) >= i else None for lst in lists]
             y = self.fresh()
@@ -264,7 +270,7 @@ class _Gen:
                 return
             lo = self.L.size
             name = f"part{len(parts)}"
-            self.emit(0, f"def {name}(y, C, B, NI, NV):")
+            self.emit(0, f"def {name}(y, D):")
             self.mixed = False
             self.node(label, sub, "y", 1, scale)
             self.emit(1, "return None")
@@ -364,11 +370,11 @@ class ViewEncoder:
     def _compile_update(self, gen: _Gen) -> Callable[..., None]:
         """The function re-encoding the parts whose value changed.
 
-        ``update(view, values, dense, C, B, NI, NV)`` collects every part's value from
-        the view, compares them with ``values`` at C speed (``!=``; where discovery met
-        both booleans and numbers at one place, equal values must also have the same
-        types, as ``1 == True``), and for each changed part remembers the value, zeroes
-        its slots in ``dense`` and encodes it into C/B/NI/NV."""
+        ``update(view, values, D)`` collects every part's value from the view, compares
+        them with ``values`` at C speed (``!=``; where discovery met both booleans and
+        numbers at one place, equal values must also have the same types, as
+        ``1 == True``), and for each changed part remembers the value, zeroes its slots
+        in ``D`` (an ``array("f")``) and encodes it there."""
         getters: list[str] = []
         pre: list[str] = []
         parents: dict[str, str] = {}
@@ -387,7 +393,7 @@ class ViewEncoder:
                 getters.append(f"{var}[{path[1]}] if len({var}) > {path[1]} else None")
             else:
                 getters.append(f"{var}.get({path[1]!r})")
-        lines = ["def update(view, values, dense, C, B, NI, NV):", "    get = view.get", *pre,
+        lines = ["def update(view, values, D):", "    get = view.get", *pre,
                  "    new = [" + ",\n           ".join(getters) + "]"]
         mixed = [i for i, m in enumerate(gen.mixed_parts) if m]
         if mixed:
@@ -399,15 +405,16 @@ class ViewEncoder:
             lines.append("    flags = map(ne, new, values)")
         lines += ["    for i in compress(R, flags):",
                   "        v = values[i] = new[i]",
-                  "        dense[Z[i]] = 0.0",
+                  "        D[S[i]] = Z[i]",
                   "        if v is not None:",
-                  "            F[i](v, C, B, NI, NV)",
+                  "            F[i](v, D)",
                   "    return None"]
         fns = [p.fn for p in gen.parts]
         namespace = {"ne": operator.ne, "compress": itertools.compress, "EMPTY": {},
                      "same": _same_types,
                      "R": range(len(self.plan)), "F": fns,
-                     "Z": [lo if hi == lo + 1 else slice(lo, hi)
+                     "S": [slice(lo, hi) for _p, _f, _s, lo, hi in self.plan],
+                     "Z": [array("f", bytes(4 * (hi - lo)))
                            for _p, _f, _s, lo, hi in self.plan]}
         exec(compile("\n".join(lines), "<spieltisch.rl incremental encoder>", "exec"),
              namespace)
@@ -465,36 +472,20 @@ class IncrementalEncoder:
         self.reset()
 
     def reset(self) -> None:
-        self.dense = np.zeros(self.size, dtype=np.float32)
+        #: the previous encoding; the generated code writes its slots one by one, which
+        #: costs less in an ``array`` than gathering them for a numpy ``put``
+        self.dense = array("f", bytes(4 * self.size))
+        self._np = np.frombuffer(self.dense, dtype=np.float32)  # a view, for copying out
         self.values: list[Any] = [_UNSET] * len(self.encoder.plan)
 
     def encode(self, view: Mapping[str, Any], seat: int | None = None,
                required: bool = False, optional: bool = False) -> np.ndarray:
-        dense = self.dense
-        C: list[int] = []
-        B: list[int] = []
-        NI: list[int] = []
-        NV: list[float] = []
         try:
-            self.update(view, self.values, dense, C, B, NI, NV)
+            self.update(view, self.values, self.dense)
         except Exception:  # a type never met in discovery: start over, checked
             self.reset()
-            dense = self.dense
-            del C[:], B[:], NI[:], NV[:]
-            self.update_checked(view, self.values, dense, C, B, NI, NV)
-        # C slots are 1, B slots counted, NI slots numbers: all on zeroed slots, so one
-        # put writes them (no bincount)
-        if B:
-            cnt = dict.fromkeys(C, 1.0)
-            get = cnt.get
-            for j in B:
-                cnt[j] = get(j, 0.0) + 1.0
-            dense.put(list(cnt) + NI, list(cnt.values()) + NV)
-        elif NI:
-            dense.put(C + NI, [1.0] * len(C) + NV)
-        elif C:
-            dense.put(C, 1.0)
-        out = dense.copy()
+            self.update_checked(view, self.values, self.dense)
+        out = self._np.copy()
         if seat is not None:
             out[seat] = 1.0
         if required:
