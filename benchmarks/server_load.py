@@ -1,23 +1,37 @@
 """Load test of the game server: N tables of bot clients over real WebSockets on loopback.
 
 Starts ``spieltisch serve`` as a subprocess on a fresh SQLite file (or ``--db``), then
-runs N tables of ``--players`` seats; every seat is a WebSocket client that plays a
-random legal action when the game waits for it, after ``--think`` seconds (mean of an
-exponential delay; 0 = as fast as possible). Finished games are replaced by new tables
-until ``--seconds`` have passed. Prints actions/s, the latency from sending an action
-to receiving the update with it (p50/p95/p99), errors, and the server's resident memory
-per table (RSS with all tables live minus RSS before, divided by N).
+runs N tables of ``--players`` seats from ``--clients`` separate client processes. Every
+seat is a WebSocket client that, when the game waits for it, thinks for an exponentially
+distributed time (mean ``--think`` seconds, default 1 s: a brisk human at a card table;
+0 = answer at once, an unbounded closed loop that measures capacity, not people) and then
+plays a random legal action. A finished game is replaced by a new table (create, join,
+connect: lobby traffic is part of the load).
 
-    .venv/bin/python benchmarks/server_load.py --tables 50 --seconds 20 --think 0.2
+All tables are created, joined and connected first; the measurement starts when every
+seat is connected ("go") and lasts ``--seconds``. Prints actions/s, the latency from
+sending an action to receiving the update with it (p50/p95/p99/max), errors, games
+finished, the server's CPU time per action (its own process; the clients run elsewhere)
+and the clients' CPU share, and the server's resident memory per table at the start and
+the end of the run (finished games must not accumulate).
+
+    .venv/bin/python benchmarks/server_load.py --tables 500 --seconds 60
+    .venv/bin/python benchmarks/server_load.py --tables 200 --think 0 --seconds 30
+    .venv/bin/python benchmarks/server_load.py --tables 200 --seconds 30 --profile prof.out
+    .venv/bin/python -c "import pstats; pstats.Stats('prof.out').sort_stats('tottime')\
+.print_stats(30)"
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
+import multiprocessing as mp
 import os
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -25,9 +39,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+
+SAMPLE_EVERY = 5.0  # seconds between samples of the server's memory
 
 
 def rss_kib(pid: int) -> int:
@@ -48,79 +65,6 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class Stats:
-    def __init__(self) -> None:
-        self.latencies: list[float] = []
-        self.actions = 0
-        self.errors: dict[str, int] = {}
-        self.games = 0
-
-
-async def seat_client(ws_url: str, token: str, stats: Stats, think: float, rng: random.Random,
-                      stop_at: float) -> None:
-    async with connect(ws_url, max_size=1 << 24, open_timeout=120) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        pending: dict[int, float] = {}  # action index -> send time
-        sent_at: dict[str, float] = {}
-        n = 0
-        while True:
-            try:  # after the end of the run, nobody acts any more: stop listening
-                raw = await asyncio.wait_for(
-                    ws.recv(), 300 if time.monotonic() < stop_at else 2)
-            except TimeoutError:
-                return
-            msg = json.loads(raw)
-            t = msg.get("type")
-            if t == "ack":
-                pending[msg["index"]] = sent_at.pop(str(msg["id"]), time.perf_counter())
-                continue
-            if t == "error":
-                stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
-                sent_at.pop(str(msg.get("id")), None)
-                continue
-            if t == "update" and msg["index"] in pending:
-                stats.latencies.append(time.perf_counter() - pending.pop(msg["index"]))
-                stats.actions += 1
-            if "view" not in msg:
-                continue
-            if msg.get("over"):
-                return
-            if msg.get("required") and msg.get("legal") and time.monotonic() < stop_at:
-                if think > 0:
-                    await asyncio.sleep(rng.expovariate(1 / think))
-                n += 1
-                sent_at[str(n)] = time.perf_counter()
-                await ws.send(json.dumps({"type": "action", "id": n,
-                                          "action": rng.choice(msg["legal"])}))
-            elif time.monotonic() >= stop_at:
-                return
-
-
-async def table_loop(base: str, game: str, players: int, stats: Stats, think: float,
-                     seed: int, stop_at: float, started: asyncio.Event | None) -> None:
-    rng = random.Random(seed)
-    ws_base = base.replace("http", "ws")
-    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
-        first = True
-        while time.monotonic() < stop_at:
-            r = await http.post("/api/tables", json={"game": game, "players": players,
-                                                      "seats": ["human"] * players})
-            r.raise_for_status()
-            code = r.json()["code"]
-            tokens = []
-            for i in range(players):
-                j = await http.post(f"/api/tables/{code}/join", json={"name": f"p{i}"})
-                j.raise_for_status()
-                tokens.append(j.json()["token"])
-            clients = [seat_client(f"{ws_base}/ws/{code}", t, stats, think,
-                                   random.Random(rng.random()), stop_at) for t in tokens]
-            if first and started is not None:
-                started.set()
-                first = False
-            await asyncio.gather(*clients)
-            stats.games += 1
-
-
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -128,42 +72,221 @@ def pct(values: list[float], p: float) -> float:
     return s[min(len(s) - 1, int(p / 100 * len(s)))]
 
 
-async def main_async(args: argparse.Namespace, base: str, pid: int) -> None:
-    stats = Stats()
-    rss0 = rss_kib(pid)
+# -- one client process ------------------------------------------------------------------
+
+class Run:
+    """One client process's view of the run: timing, counters, the go signal."""
+
+    def __init__(self, think: float) -> None:
+        self.think = think
+        self.go = asyncio.Event()
+        self.stop_at = float("inf")  # monotonic; set at "go"
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.games = 0
+        self.errors: dict[str, int] = {}
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+    def running(self) -> bool:
+        return time.monotonic() < self.stop_at
+
+
+async def seat_client(ws: Any, run: Run, rng: random.Random) -> None:
+    """Play one seat until the game ends (or the run does)."""
+    pending: dict[int, float] = {}  # action index -> send time
+    sent_at: dict[str, float] = {}
+    n = 0
+    while True:
+        # after the end of the run nobody acts any more: stop listening 2 s after it
+        wait = min(300.0, max(0.0, run.stop_at - time.monotonic()) + 2)
+        try:
+            raw = await asyncio.wait_for(ws.recv(), wait)
+        except TimeoutError:
+            if run.running():
+                run.error("client timeout")
+            return
+        if not pending and '"required": true' not in raw and '"over": true' not in raw \
+                and '"type": "update"' in raw:
+            continue  # not for this seat to act on: skip parsing (the clients share cores)
+        msg = json.loads(raw)
+        t = msg.get("type")
+        if t == "ack":
+            pending[msg["index"]] = sent_at.pop(str(msg["id"]), time.perf_counter())
+            continue
+        if t == "error":
+            run.error(msg["code"])
+            sent_at.pop(str(msg.get("id")), None)
+            continue
+        if t == "update" and msg["index"] in pending:
+            sent = pending.pop(msg["index"])
+            if run.go.is_set() and run.running():
+                run.latencies.append(time.perf_counter() - sent)
+                run.actions += 1
+        if "view" not in msg:
+            continue
+        if msg.get("over"):
+            return
+        if msg.get("required") and msg.get("legal"):
+            await run.go.wait()
+            if run.think > 0:
+                await asyncio.sleep(rng.expovariate(1 / run.think))
+            if not run.running():
+                return
+            n += 1
+            sent_at[str(n)] = time.perf_counter()
+            await ws.send(json.dumps({"type": "action", "id": n,
+                                      "action": rng.choice(msg["legal"])}))
+
+
+async def open_table(http: httpx.AsyncClient, ws_base: str, game: str,
+                     players: int) -> list[Any]:
+    """Create a table, join every seat, connect and say hello: the open sockets."""
+    r = await http.post("/api/tables", json={"game": game, "players": players,
+                                              "seats": ["human"] * players})
+    r.raise_for_status()
+    code = r.json()["code"]
+    sockets = []
+    for i in range(players):
+        j = await http.post(f"/api/tables/{code}/join", json={"name": f"p{i}"})
+        j.raise_for_status()
+        ws = await connect(f"{ws_base}/ws/{code}", max_size=1 << 24, open_timeout=300)
+        await ws.send(json.dumps({"type": "hello", "token": j.json()["token"]}))
+        sockets.append(ws)
+    return sockets
+
+
+async def table_loop(http: httpx.AsyncClient, ws_base: str, args: argparse.Namespace,
+                     run: Run, seed: int, ready: asyncio.Semaphore) -> None:
+    rng = random.Random(seed)
+    first = True
+    while run.running():
+        sockets = await open_table(http, ws_base, args.game, args.players)
+        if first:
+            ready.release()
+            first = False
+        try:
+            await asyncio.gather(*(seat_client(ws, run, random.Random(rng.random()))
+                                   for ws in sockets))
+        finally:
+            for ws in sockets:
+                await ws.close()
+        if run.running():
+            run.games += 1
+
+
+async def client_main(base: str, args: argparse.Namespace, seeds: list[int],
+                      to_main: Any, from_main: Any) -> dict[str, Any]:
+    run = Run(args.think)
+    ready = asyncio.Semaphore(0)
+    # idle keep-alive connections expire before uvicorn's 5 s would close them under us
+    limits = httpx.Limits(max_connections=100, keepalive_expiry=2)
+    async with httpx.AsyncClient(base_url=base, timeout=300, limits=limits) as http:
+        tasks = [asyncio.create_task(table_loop(http, base.replace("http", "ws"), args, run,
+                                                s, ready)) for s in seeds]
+        for _ in seeds:
+            waiter = asyncio.create_task(ready.acquire())
+            done, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
+            for t in done:  # a table failed to start: say why
+                if t is not waiter and t.exception() is not None:
+                    raise t.exception()  # type: ignore[misc]
+            await waiter
+        # the 2000-odd sockets and their protocol objects live all run long: keep them
+        # out of the collector's scans, whose pauses would otherwise show up as latency
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(20_000, 50, 50)
+        to_main.put("ready")
+        loop = asyncio.get_running_loop()
+        run.stop_at = await loop.run_in_executor(None, from_main.get)
+        cpu0 = time.process_time()
+        run.go.set()
+        # the seats stop 2 s after the end; a table still setting up is cut off later
+        _, late = await asyncio.wait(tasks, timeout=args.seconds + 30)
+        for t in late:
+            t.cancel()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        for r in results:
+            if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError):
+                run.error(f"client {type(r).__name__}")
+    return {"latencies": run.latencies, "actions": run.actions, "games": run.games,
+            "errors": run.errors, "cpu": time.process_time() - cpu0}
+
+
+def client_process(base: str, args: argparse.Namespace, seeds: list[int], to_main: Any,
+                   from_main: Any, results: Any) -> None:
+    # 2000 sockets per process and more: lift the soft limit on open files
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    try:
+        results.put(asyncio.run(client_main(base, args, seeds, to_main, from_main)))
+    except BaseException as e:
+        to_main.put(f"failed: {type(e).__name__}: {e}")
+        results.put({"failed": f"{type(e).__name__}: {e}"})
+
+
+# -- the driver ------------------------------------------------------------------------------
+
+def measure(args: argparse.Namespace, base: str, pid: int) -> None:
+    ctx = mp.get_context("spawn")
+    to_main, results = ctx.Queue(), ctx.Queue()
+    go_queues = [ctx.Queue() for _ in range(args.clients)]
+    rss_empty = rss_kib(pid)
+    t0 = time.monotonic()
+    procs = [ctx.Process(target=client_process, daemon=True,
+                         args=(base, args, list(range(w, args.tables, args.clients)), to_main,
+                               go_queues[w], results)) for w in range(args.clients)]
+    for p in procs:
+        p.start()
+    for _ in procs:
+        msg = to_main.get()
+        if msg != "ready":
+            raise SystemExit(f"a client process {msg}")
+    setup = time.monotonic() - t0
+    rss_start = rss_kib(pid)
     cpu0 = cpu_seconds(pid)
     stop_at = time.monotonic() + args.seconds
-    events = [asyncio.Event() for _ in range(args.tables)]
-    t0 = time.perf_counter()
-    tasks = [asyncio.create_task(table_loop(base, args.game, args.players, stats, args.think,
-                                            i, stop_at, events[i]))
-             for i in range(args.tables)]
-    waiting = asyncio.ensure_future(asyncio.gather(*(e.wait() for e in events)))
-    done, _ = await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
-    for t in done:
-        if t is not waiting and t.exception():  # a table failed to start: say why
-            raise t.exception()  # type: ignore[misc]
-    await waiting
-    setup = time.perf_counter() - t0
-    # give the tables a moment to be live, then measure memory with all of them running
-    await asyncio.sleep(min(2.0, args.seconds / 4))
-    rss1 = rss_kib(pid)
-    await asyncio.gather(*tasks)
-    elapsed = time.perf_counter() - t0
+    start = time.monotonic()
+    for q in go_queues:
+        q.put(stop_at)
+    samples: list[tuple[float, int]] = []
+    while time.monotonic() < stop_at:
+        time.sleep(min(SAMPLE_EVERY, max(0.0, stop_at - time.monotonic())))
+        samples.append((time.monotonic() - start, rss_kib(pid)))
     cpu = cpu_seconds(pid) - cpu0
-    lat = [x * 1000 for x in stats.latencies]
-    print(f"tables {args.tables} x {args.players} seats ({args.game}), think {args.think}s, "
-          f"{elapsed:.1f}s (setup {setup:.1f}s)")
-    print(f"actions {stats.actions}  actions/s {stats.actions / elapsed:.0f}  "
-          f"games finished {stats.games}")
+    elapsed = time.monotonic() - start
+    parts = [results.get() for _ in procs]
+    for p in procs:
+        p.join(60)
+    failed = [p["failed"] for p in parts if "failed" in p]
+    if failed:
+        raise SystemExit(f"client process failed: {failed}")
+    lat = [x * 1000 for p in parts for x in p["latencies"]]
+    actions = sum(p["actions"] for p in parts)
+    games = sum(p["games"] for p in parts)
+    errors: dict[str, int] = {}
+    for p in parts:
+        for k, v in p["errors"].items():
+            errors[k] = errors.get(k, 0) + v
+    client_cpu = sum(p["cpu"] for p in parts)
+    print(f"tables {args.tables} x {args.players} seats ({args.game}), think "
+          f"{'exp. mean ' + format(args.think, 'g') + ' s' if args.think else '0 (closed loop)'}"
+          f", {elapsed:.0f} s measured after {setup:.0f} s of setup, "
+          f"{args.clients} client process(es)")
+    print(f"actions {actions}  actions/s {actions / elapsed:.0f}  games finished {games}")
     print(f"latency ms  p50 {pct(lat, 50):.1f}  p95 {pct(lat, 95):.1f}  p99 {pct(lat, 99):.1f}"
           f"  max {max(lat, default=float('nan')):.1f}")
-    print(f"errors {stats.errors or 0}")
-    print(f"server CPU {cpu:.1f}s = {cpu / elapsed * 100:.0f}% of one core, "
-          f"{cpu * 1000 / max(1, stats.actions):.2f} ms per action (all clients run in this "
-          "process, on the same cores)")
-    print(f"server RSS {rss0 / 1024:.1f} MiB before, {rss1 / 1024:.1f} MiB with tables live: "
-          f"{(rss1 - rss0) / max(1, args.tables):.0f} KiB per table")
+    print(f"errors {errors or 0}")
+    print(f"server CPU {cpu:.1f} s = {cpu / elapsed * 100:.0f}% of one core, "
+          f"{cpu * 1000 / max(1, actions):.2f} ms per action; clients "
+          f"{client_cpu / elapsed * 100:.0f}% of one core")
+    per = [(r - rss_empty) / max(1, args.tables) for _, r in samples]
+    print(f"server RSS {rss_empty / 1024:.0f} MiB empty, {rss_start / 1024:.0f} MiB at go, "
+          f"{samples[-1][1] / 1024 if samples else float('nan'):.0f} MiB at the end; "
+          f"per live table {(rss_start - rss_empty) / max(1, args.tables):.0f} KiB at go, "
+          f"{per[-1] if per else float('nan'):.0f} KiB at the end "
+          f"(max {max(per, default=float('nan')):.0f})")
 
 
 def main() -> None:
@@ -172,17 +295,26 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--game", default="president")
     ap.add_argument("--seconds", type=float, default=20.0)
-    ap.add_argument("--think", type=float, default=0.0)
+    ap.add_argument("--think", type=float, default=1.0,
+                    help="mean think time per move, seconds (exponential); 0 = none")
+    ap.add_argument("--clients", type=int, default=1, help="client processes")
     ap.add_argument("--db", default=None, help="SQLAlchemy URL (default: a fresh SQLite file)")
+    ap.add_argument("--deflate", action="store_true",
+                    help="let the server offer permessage-deflate (serve --ws-deflate)")
+    ap.add_argument("--profile", default=None,
+                    help="write a cProfile of the server process to this file")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="spieltisch-load-")
     db = args.db or f"sqlite:///{tmp}/load.sqlite3"
     port = free_port()
+    env = dict(os.environ)
+    if args.profile:
+        env["SPIELTISCH_PROFILE"] = str(Path(args.profile).resolve())
     proc = subprocess.Popen(
         [sys.executable, "-m", "spieltisch.cli.main", "serve", "--port", str(port), "--db", db,
          "--bot-delay", "0", "--grace", "100000", "--messages-per-second", "100000",
-         "--max-tables-per-client", "1000000"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+         "--max-tables-per-client", "1000000", *(["--ws-deflate"] if args.deflate else [])],
+        stdout=subprocess.DEVNULL, stderr=open(Path(tmp) / "server.log", "wb"), env=env)
     base = f"http://127.0.0.1:{port}"
     try:
         give_up = time.monotonic() + 60
@@ -195,13 +327,16 @@ def main() -> None:
             if proc.poll() is not None or time.monotonic() > give_up:
                 raise SystemExit("the server did not start")
             time.sleep(0.1)
-        asyncio.run(main_async(args, base, proc.pid))
+        measure(args, base, proc.pid)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
-            proc.wait(30)
+            proc.wait(60)
         except subprocess.TimeoutExpired:
             proc.kill()
+        log = (Path(tmp) / "server.log").read_text(errors="replace").strip()
+        if "Traceback" in log or "ERROR" in log:
+            print(f"server log ({tmp}/server.log):\n{log[-2000:]}")
 
 
 if __name__ == "__main__":

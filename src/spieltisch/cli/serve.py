@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
@@ -24,6 +25,10 @@ def serve(
         help="sustained WebSocket messages per second per connection")] = 20.0,
     max_tables_per_client: Annotated[int, typer.Option(
         help="unfinished tables one client address may create")] = 20,
+    ws_deflate: Annotated[bool, typer.Option(
+        help="offer WebSocket compression (permessage-deflate): less bandwidth, but "
+             "about a quarter more server CPU per action and more memory per "
+             "connection")] = False,
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "warning",
 ) -> None:
     """Start the game server (tables, seats, real-time play over WebSockets)."""
@@ -49,7 +54,30 @@ def serve(
     app = create_app(config)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     typer.echo(f"spieltisch server on http://{shown}:{port}/  (database: {url})")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1 << 16)
+
+    def run() -> None:
+        uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1 << 16,
+                    ws_per_message_deflate=ws_deflate)
+
+    profile_to = os.environ.get("SPIELTISCH_PROFILE")
+    if not profile_to:
+        run()
+        return
+    # where the server's time goes (benchmarks/server_load.py --profile): cProfile of the
+    # event loop's thread, written when the server stops (SIGTERM / Ctrl-C)
+    import cProfile
+    import signal
+
+    # uvicorn re-raises SIGTERM after its graceful shutdown; a no-op handler lets this
+    # function return and write the profile
+    signal.signal(signal.SIGTERM, lambda *_: None)
+    prof = cProfile.Profile()
+    prof.enable()
+    try:
+        run()
+    finally:
+        prof.disable()
+        prof.dump_stats(profile_to)
 
 
 def _check_database(url: str) -> str | None:

@@ -11,6 +11,7 @@ import json
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -24,31 +25,50 @@ from ..bots import available_bots, make_bot
 from ..core.game import SpieltischError
 from ..core.registry import game_names, get_spec
 from .config import ServerConfig
-from .store import SeatRow, Store
+from .store import SeatRow, Store, TableRow
 from .table import Conn, TableRuntime, err, hash_token
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 MAX_BODY = 16_384
 
 
+#: Finished tables kept rebuilt (read-only) for status, replay and late connections.
+FINISHED_CACHE = 32
+
+
 class Lobby:
-    """All live tables of one server, backed by a ``Store``."""
+    """All live tables of one server, backed by a ``Store``.
+
+    ``tables`` holds the waiting and playing tables only: a table leaves it when its
+    game ends (after the final messages are queued), so a long-running server does not
+    accumulate finished games. Those are rebuilt from the log on demand (``get``).
+    """
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.store = Store(config.resolved_db_url(), config.table_prefix)
         self.tables: dict[str, TableRuntime] = {}
+        self._finished: OrderedDict[str, TableRuntime] = OrderedDict()
+
+    def _runtime(self, row: TableRow) -> TableRuntime:
+        return TableRuntime(row, self.store, self.config, on_over=self._evict)
+
+    def _evict(self, rt: TableRuntime) -> None:
+        if self.tables.get(rt.code) is rt:
+            del self.tables[rt.code]
 
     async def recover(self) -> int:
         """Rebuild every unfinished table from its log."""
         n = 0
         for row in self.store.list_tables(("waiting", "playing"), limit=1_000_000):
             try:
-                rt = TableRuntime(row, self.store, self.config)
+                rt = self._runtime(row)
                 rt.rebuild()
             except Exception:  # one table whose log no longer replays must not stop the rest
                 logging.getLogger("spieltisch.server").exception(
                     "table %s (%s) cannot be rebuilt from its log; left out", row.code, row.game)
+                continue
+            if rt.status == "over":  # stopped between its last action and marking the end
                 continue
             self.tables[row.code] = rt
             rt.activate()
@@ -56,20 +76,27 @@ class Lobby:
         return n
 
     async def close(self) -> None:
-        for rt in self.tables.values():
+        for rt in list(self.tables.values()):
             await rt.close()
         self.store.close()
 
     def get(self, code: str) -> TableRuntime | None:
-        rt = self.tables.get(code.upper())
+        code = code.upper()
+        rt = self.tables.get(code) or self._finished.get(code)
         if rt is not None:
+            if code in self._finished:
+                self._finished.move_to_end(code)
             return rt
-        row = self.store.load_table(code.upper())
+        row = self.store.load_table(code)
         if row is None:
             return None
         # a finished table (not kept live): rebuild it read-only for status and replay
         rt = TableRuntime(row, self.store, self.config)
         rt.rebuild()
+        if rt.status == "over":
+            self._finished[code] = rt
+            while len(self._finished) > FINISHED_CACHE:
+                self._finished.popitem(last=False)
         return rt
 
     def _new_code(self) -> str:
@@ -119,7 +146,7 @@ class Lobby:
                                            seed, seats, owner)
         row = self.store.load_table(code)
         assert row is not None and row.id == table_id
-        rt = TableRuntime(row, self.store, self.config)
+        rt = self._runtime(row)
         self.tables[code] = rt
         rt.activate()
         await rt.start_if_full()
@@ -285,11 +312,16 @@ async def ws_endpoint(ws: WebSocket) -> None:
     lobby = _lobby(ws)
     cfg = lobby.config
     await ws.accept()
-    rt = lobby.tables.get(ws.path_params["code"].upper())
+    code = ws.path_params["code"].upper()
+    rt = lobby.tables.get(code)
+    if rt is None and len(code) <= 16:  # a finished game: read-only, for a late reconnect
+        rt = lobby.get(code)
+        if rt is not None and rt.status != "over":  # never a second runtime of a live table
+            rt = None
     conn = Conn(ws.send_text, _client(ws))
     writer = asyncio.get_running_loop().create_task(conn.writer())
     if rt is None:
-        conn.send(err("no_table", f"no live table {ws.path_params['code']!r}"))
+        conn.send(err("no_table", f"no table {ws.path_params['code']!r}"))
         conn.queue.put_nowait(None)
         await writer
         await ws.close(code=4404)

@@ -55,20 +55,29 @@ class Conn:
             self.queue.put_nowait(msg if isinstance(msg, str) else json.dumps(msg))
 
     async def writer(self) -> None:
+        queue = self.queue
         while True:
-            text = await self.queue.get()
-            if text is None:
-                return
-            try:
-                await self._send_text(text)
-            except Exception:  # the peer went away; the reader notices too
-                self.closed = True
-                return
+            text = await queue.get()
+            while True:  # everything already queued (an ack and its update) in one wake-up
+                if text is None:
+                    return
+                try:
+                    await self._send_text(text)
+                except Exception:  # the peer went away; the reader notices too
+                    self.closed = True
+                    return
+                if queue.empty():
+                    break
+                text = queue.get_nowait()
 
 
 class TableRuntime:
-    def __init__(self, row: TableRow, store: Store, config: ServerConfig) -> None:
+    def __init__(self, row: TableRow, store: Store, config: ServerConfig,
+                 on_over: Callable[[TableRuntime], None] | None = None) -> None:
         self.row = row
+        #: Called (once, in a later loop turn) when the game ends: the lobby drops the
+        #: runtime from its live set; connections still open keep it until they close.
+        self.on_over = on_over
         self.store = store
         self.config = config
         self.game: Game = get_spec(row.game).configure(row.players, row.options)
@@ -78,7 +87,9 @@ class TableRuntime:
         self.bots: dict[int, Bot] = {}
         self.subs: dict[int, Bot] = {}
         self.grace: dict[int, asyncio.TimerHandle] = {}
-        self.seen: dict[int, OrderedDict[str, dict[str, Any]]] = {}
+        #: Per seat: client message id (as text) -> (the id as sent, its log index); a
+        #: tuple, not the ack itself: up to ``remembered_ids`` of them per seat stay live.
+        self.seen: dict[int, OrderedDict[str, tuple[Any, int]]] = {}
         self.log: list[tuple[int, Any]] = []
         self.rng = random.Random(row.seed ^ 0x5EED)
         self._deadline_start: dict[tuple[int, int, int], float] = {}
@@ -125,9 +136,13 @@ class TableRuntime:
             state.apply(a.seat, action)
             self.log.append((a.seat, a.action))
             if a.client_id and a.seat >= 0:
-                self._remember(a.seat, a.client_id, {"type": "ack", "id": a.client_id,
-                                                      "index": a.index})
+                self._remember(a.seat, a.client_id, (a.client_id, a.index))
         self.state = state
+        if state.is_over() and self.row.status != "over":
+            # the server stopped between storing the last action and marking the end
+            self.row.status = "over"
+            self.row.result = state.result().to_json()
+            self.store.set_status(self.row.id, "over", self.row.result)
 
     def activate(self) -> None:
         """Start bots, timers and grace periods (after creation, start or rebuild)."""
@@ -203,11 +218,14 @@ class TableRuntime:
             msg.update(self._seat_part(seat))
         return msg
 
-    def _seat_part(self, seat: int | None) -> dict[str, Any]:
+    def _seat_part(self, seat: int | None,
+                   deadlines: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         st = self.state
         assert st is not None
-        part: dict[str, Any] = {"view": st.view(seat), "deadlines": self._deadline_json(),
-                                "over": st.is_over()}
+        part: dict[str, Any] = {
+            "view": st.view(seat),
+            "deadlines": self._deadline_json() if deadlines is None else deadlines,
+            "over": st.is_over()}
         if st.is_over():
             part["result"] = st.result().to_json()
         if seat is not None and not st.is_over():
@@ -222,7 +240,8 @@ class TableRuntime:
 
     def _broadcast(self, actor: int, action: Any, events: list[Event]) -> None:
         index = len(self.log) - 1  # the position of this action in the log
-        per_seat: dict[int | None, str] = {}
+        per_seat: dict[int | None, str] = {}  # one view and one encoding per seat
+        deadlines: list[dict[str, Any]] | None = None
         for c in self.conns:
             if not c.bound:
                 continue
@@ -235,7 +254,9 @@ class TableRuntime:
                 }
                 if c.seat is not None and c.seat == actor:
                     msg["action"] = action
-                msg.update(self._seat_part(c.seat))
+                if deadlines is None:
+                    deadlines = self._deadline_json()
+                msg.update(self._seat_part(c.seat, deadlines))
                 text = per_seat[c.seat] = json.dumps(msg)
             c.send(text)
 
@@ -255,12 +276,13 @@ class TableRuntime:
             return verdict.reason or "illegal"
         return None
 
-    def _apply_locked(self, seat: int, action: int, client_id: str | None = None,
-                      ack: Callable[[int], None] | None = None) -> int:
+    async def _apply_locked(self, seat: int, action: int, client_id: str | None = None,
+                            ack: Callable[[int], None] | None = None) -> int:
         """Judge, persist, apply, acknowledge, push. Caller holds the lock.
 
         Raises ``IllegalAction`` (nothing stored or changed). ``ack(index)`` is called
-        once the action is stored, before the update is pushed to anyone.
+        once the action is stored, before the update is pushed to anyone. The lock is
+        held across the commit, so the state judged is the state the action meets.
         """
         st = self.state
         assert st is not None
@@ -269,7 +291,7 @@ class TableRuntime:
             raise IllegalAction(reason, seat, action)
         text = self.game.action_to_json(action)
         index = len(self.log)
-        self.store.append_action(self.row.id, index, seat, text, client_id)
+        await self.store.writer.append(self.row.id, index, seat, text, client_id)
         events = st.apply(seat, action)
         self.log.append((seat, text))
         if ack is not None:
@@ -281,11 +303,25 @@ class TableRuntime:
         self._broadcast(seat, text, events)
         self._arm()
         self._wake.set()
+        if self.row.status == "over":
+            self._finished()
         return index
 
-    def _remember(self, seat: int, client_id: str, reply: dict[str, Any]) -> None:
+    def _finished(self) -> None:
+        """The game ended: stop timers (the driver returns by itself) and let the lobby
+        drop this runtime once the final messages are queued (they already are)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        for h in self.grace.values():
+            h.cancel()
+        self.grace.clear()
+        if self.on_over is not None:
+            asyncio.get_running_loop().call_soon(self.on_over, self)
+
+    def _remember(self, seat: int, client_id: str, ack: tuple[Any, int]) -> None:
         seen = self.seen.setdefault(seat, OrderedDict())
-        seen[client_id] = reply
+        seen[client_id] = ack
         while len(seen) > self.config.remembered_ids:
             seen.popitem(last=False)
 
@@ -308,7 +344,8 @@ class TableRuntime:
             return err("malformed", "an action message needs 'action'", client_id)
         async with self.lock:
             if cid is not None and cid in self.seen.get(seat, {}):
-                return {**self.seen[seat][cid], "repeat": True}
+                sent_id, index = self.seen[seat][cid]
+                return {"type": "ack", "id": sent_id, "index": index, "repeat": True}
             if self.row.status != "playing" or self.state is None:
                 return err("not_started" if self.row.status == "waiting" else "game_over",
                            f"the table is {self.row.status}", client_id)
@@ -322,11 +359,11 @@ class TableRuntime:
             def send_ack(index: int) -> None:
                 reply = {"type": "ack", "id": client_id, "index": index}
                 if cid is not None:
-                    self._remember(seat, cid, reply)
+                    self._remember(seat, cid, (client_id, index))
                 conn.send(reply)
 
             try:
-                self._apply_locked(seat, action, cid, send_ack)
+                await self._apply_locked(seat, action, cid, send_ack)
             except IllegalAction as e:
                 return err("illegal_action", e.reason, client_id)
             return None
@@ -336,7 +373,7 @@ class TableRuntime:
         return self.bots.get(seat) or self.subs.get(seat)
 
     async def _drive(self) -> None:
-        while True:
+        while self.row.status != "over":
             await self._wake.wait()
             self._wake.clear()
             try:
@@ -363,7 +400,7 @@ class TableRuntime:
             for seat in optional:
                 bot = self._bot_for(seat)
                 assert bot is not None
-                if self._try_bot(seat, bot.react(Observation(st, seat, required=False))):
+                if await self._try_bot(seat, bot.react(Observation(st, seat, required=False))):
                     return True
             bot_required = [s for s in required if self._bot_for(s)]
             if bot_required:
@@ -371,15 +408,15 @@ class TableRuntime:
                     self.rng.choice(bot_required)
                 bot = self._bot_for(seat)
                 assert bot is not None
-                if self._try_bot(seat, bot.act(Observation(st, seat, required=True))):
+                if await self._try_bot(seat, bot.act(Observation(st, seat, required=True))):
                     return True
             return False
 
-    def _try_bot(self, seat: int, action: int | None) -> bool:
+    async def _try_bot(self, seat: int, action: int | None) -> bool:
         if action is None:
             return False
         try:
-            self._apply_locked(seat, action)
+            await self._apply_locked(seat, action)
         except IllegalAction as e:
             log.warning("table %s: bot for seat %d chose an illegal action: %s",
                         self.code, seat, e.reason)
@@ -428,13 +465,14 @@ class TableRuntime:
                 if st.move_number == since and seat in self._clocked_seats():
                     bot = make_bot(self.game, self.config.substitute_bot, seat,
                                    self.rng.randrange(2**31))
-                    if self._try_bot(seat, bot.act(Observation(st, seat, required=True))):
+                    if await self._try_bot(seat, bot.act(Observation(st, seat,
+                                                                     required=True))):
                         return
                 self._arm()
                 return
             if any((d.seat, d.action, d.since) == key for d in st.deadlines()):
                 try:
-                    self._apply_locked(key[0], key[1])
+                    await self._apply_locked(key[0], key[1])
                     return
                 except IllegalAction as e:  # pragma: no cover - a game bug
                     log.error("table %s: deadline action refused: %s", self.code, e.reason)
