@@ -9,8 +9,9 @@ import pytest
 
 from spieltisch.bots import make_bot, parse_bot_spec
 from spieltisch.bots.base import Observation, RandomBot
-from spieltisch.bots.ismcts import WAIT, ISMCTSBot
+from spieltisch.bots.ismcts import DEFAULT_DEPTH, WAIT, ISMCTSBot
 from spieltisch.core import ConfigError, game_names, get_spec
+from spieltisch.core.game import State
 
 GAMES = game_names()
 
@@ -161,7 +162,7 @@ def test_react_may_decline_with_wait_edge():
 
 
 @pytest.mark.parametrize("bad", [{"budget": 0}, {"ms": -1}, {"rollout": "greedy"},
-                                 {"reward": "money"}])
+                                 {"reward": "money"}, {"depth": -1}, {"depth": "ten"}])
 def test_bad_parameters_are_config_errors(bad):
     game = get_spec("president").configure(None)
     with pytest.raises(ConfigError):
@@ -201,3 +202,94 @@ def test_epsilon_heuristic_rollouts_play_legal_moves():
     bots = [ISMCTSBot(game, 0, seed=1, budget=3, rollout="heuristic", eps=0.5)] + [
         RandomBot(game, s, s) for s in range(1, game.num_players)]
     drive(game, bots, seed=3, max_actions=30)
+
+
+@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+@pytest.mark.parametrize("name", ["president", "hood_politix"])
+def test_depth_limits_rollout_actions(name, rollout):
+    """``depth=d``: no rollout is longer than d actions; ``depth=0``: to the round end."""
+    game = get_spec(name).configure(None)
+    state = game.new_state(seed=4)
+    seat = state.to_act()[0]
+    options = list(state.legal_actions(seat))
+    per_sim = {}
+    for depth in (0, 3):
+        bot = ISMCTSBot(game, seat, seed=0, budget=20, rollout=rollout, depth=depth)
+        bot._search(Observation(state, seat), options)
+        per_sim[depth] = bot.last_search["rollout_actions"] / bot.last_search["simulations"]
+    assert per_sim[3] <= 3
+    assert per_sim[0] > 3  # a round is far longer than 3 actions
+    assert make_bot(game, "ismcts:5:depth=3", seat, 1).depth == 3
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_default_depth_only_for_games_with_their_own_estimate(name):
+    """Without ``depth`` the cut is ``DEFAULT_DEPTH`` where the game overrides
+    ``estimate()`` and no cut (0) where the estimate is just the standing."""
+    game = get_spec(name).configure(None)
+    state = game.new_state(seed=1)
+    seat = state.to_act()[0] if state.to_act() else 0
+    bot = ISMCTSBot(game, seat, seed=0, budget=2, rollout="random")
+    bot._search(Observation(state, seat), list(state.legal_actions(seat)) or [WAIT])
+    own = type(state).estimate is not State.estimate and state.standing() is not None
+    assert bot.depth == (DEFAULT_DEPTH if own else 0)
+    if name in ("president", "hood_politix"):
+        assert own and DEFAULT_DEPTH > 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_estimate_per_seat_deterministic_and_blind_to_future_chance(name):
+    """``estimate()``: one entry per seat (or None with no standing), the same for a
+    clone and for a reseeded future, and the standing itself once the game is over."""
+    game = get_spec(name).configure(None)
+    state = game.new_state(seed=6)
+    bots = [RandomBot(game, s, s) for s in range(game.num_players)]
+    rng = random.Random(6)
+    from spieltisch.runner import step
+
+    for i in range(game.spec.max_actions):
+        if state.is_over():
+            break
+        est = state.estimate()
+        if est is None:
+            assert state.standing() is None
+            return
+        assert len(est) == game.num_players
+        if i % 7 == 0:
+            twin = state.clone()
+            twin.shuffler = state.shuffler.reseeded(random.Random(i))
+            assert twin.estimate() == est == state.estimate()
+        step(state, bots, rng)
+    assert state.is_over()
+    assert state.estimate() == state.standing()
+
+
+@pytest.mark.parametrize("name", ["pixmit", "hockey", "president"])
+def test_prior_leans_on_the_rollout_policy(name):
+    """The progressive bias (``prior``) favours the heuristic's own choice at the root:
+    with an overwhelming prior the search returns exactly the rollout heuristic's pick;
+    with ``prior=0`` or random rollouts there is no hint at all."""
+    game = get_spec(name).configure()
+    state = game.new_state(seed=5)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(300):
+        if state.is_over() or checked >= 8:
+            break
+        required = state.to_act()
+        if not required:
+            break
+        s = required[0]
+        legal = state.legal_actions(s)
+        if len(legal) > 1:
+            obs = Observation(state, s)
+            bot = ISMCTSBot(game, s, 11, budget=len(legal) + 20, prior=1e9)
+            choice = bot.act(obs)
+            assert choice == bot._hint and choice in legal  # the heuristic's own pick
+            assert ISMCTSBot(game, s, 11, budget=5, prior=0)._policy_choice(obs, legal) \
+                == WAIT - 1
+            assert ISMCTSBot(game, s, 11, budget=5, rollout="random")._policy_choice(
+                obs, legal) == WAIT - 1
+            checked += 1
+        state.apply(s, rng.choice(legal))
+    assert checked >= 3

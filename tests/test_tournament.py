@@ -92,6 +92,15 @@ def test_tournament_command_end_to_end(tmp_path):
     assert summary["bots"] == data["bots"]
 
 
+def test_bot_specs_are_printed_verbatim():
+    """A spec such as ``ismcts:100:depth=2`` is not an emoji code (``:100:``) to the table."""
+    r = runner.invoke(app, ["tournament", "hockey", "--bots", "random,ismcts:100:depth=2",
+                            "--games", "2", "--seed", "1"])
+    assert r.exit_code == 0, r.output
+    assert "ismcts:100:depth=2" in r.output
+    assert "\N{HUNDRED POINTS SYMBOL}" not in r.output
+
+
 @pytest.mark.parametrize("args,message", [
     (["--bots", "random,nobody"], "unknown bot 'nobody'"),
     (["--bots", "random,random"], "each bot spec may appear once"),

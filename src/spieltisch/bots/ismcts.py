@@ -47,6 +47,16 @@ Modelling choices (the engine lets several seats act at once):
   order (one player far ahead), places are flat and every move looks alike.
 * Exploration constant ``c = 0.35`` (tuned on Hockey at 200 simulations: 0.7
   spread 200 visits too evenly for the most visited edge to mean much).
+* **Progressive bias** toward the rollout policy (``prior``, default 3): at the
+  root, the action the rollout policy itself would choose (the heuristic bot's, with
+  ``rollout="heuristic"``; declining when it would not react) is expanded first and
+  gets ``prior / (n + 1)`` added to its UCB value, ``n`` its visits. With 200
+  simulations spread over tens of options (a Pixmit offer), the means are too noisy
+  to overrule a good policy by chance; the bias fades as real evidence accumulates.
+  Measured on the same deals against the heuristic bot (share of seat pairs ahead,
+  without the first-expansion rule): Pixmit 4p 0.510 -> 0.580 (160 games each),
+  Hockey 0.54 -> 0.58 (100 games each). ``prior=0`` turns it off; random rollouts
+  have no policy to lean on.
 * The final choice is the most visited root edge (ties: higher mean reward).
 
 Horizon: by default (``horizon="round"``) a rollout ends with the round (deal,
@@ -55,6 +65,21 @@ period) it started in, and the position is judged by the game's ``standing()``
 standing, and ``horizon="game"``, play rollouts to the end of the game. Whole-game
 rollouts of multi-round games (a President game is ~640 random actions over ~6
 deals) are slow and mostly noise about later deals.
+
+Depth: ``depth=d`` (``ismcts:200:depth=20``) stops a rollout after ``d`` actions (or
+at the round's end, whichever comes first) and judges the position by the game's
+``estimate()`` (each seat's expected standing at the round's end, a cheap rules-based
+heuristic) exactly as a round end is judged by ``standing()``. ``depth=0`` plays to
+the horizon. Games without a standing ignore it. By default (``depth`` not given) it
+is ``DEFAULT_DEPTH`` (20) for games with their own ``estimate()`` (President, Hood
+Politix) and 0 for the others, whose ``estimate()`` is their ``standing()`` and says
+nothing about the round in progress. Measured with ``spieltisch tournament`` (4 players,
+heuristic rollouts, 100 simulations unless noted; share of seat pairs where depth=20
+finished ahead of no cut, 95% Wilson interval, pooled over runs): President 0.67
+(0.55-0.77, 64 pairs; depth=40 0.79 and depth=10 0.45 in single runs); Hood Politix 0.56
+(0.44-0.68, 64 pairs, 32 of them at 50 simulations; depth=10 0.52). With a first
+President estimate that ordered seats worse, depth=20 lost (0.31): the cut is only as
+good as ``estimate()``. Simulations also get 2-10x cheaper.
 
 Budget: ``budget`` simulations per decision (the bot spec ``ismcts:200``;
 ``react_budget`` for out-of-turn chances, by default the same), or
@@ -88,6 +113,9 @@ from .base import Bot, Observation
 WAIT = -1
 #: A seat of ``-1`` on a path step marks a forced edge (a deadline fired).
 _FORCED = -1
+#: Default rollout depth (actions before ``estimate()`` judges; 0 = no limit), used
+#: for games with their own ``estimate()``; see the module docstring.
+DEFAULT_DEPTH = 20
 
 
 class Node:
@@ -112,7 +140,7 @@ class ISMCTSBot(Bot):
                  rollout: str = "auto", c: float = 0.35, react_p: float = 0.1,
                  reward: str = "margin", react_budget: int | None = None,
                  horizon: str = "round", eps: float = 0.1, margin_w: float = 1.0,
-                 **params: Any) -> None:
+                 depth: int | None = None, prior: float = 3.0, **params: Any) -> None:
         super().__init__(game, seat, seed, **params)
         if budget is None and ms is None:
             budget = 200
@@ -129,6 +157,11 @@ class ISMCTSBot(Bot):
                 f"ismcts reward must be 'rank', 'win' or 'margin', not {reward!r}")
         if horizon not in ("round", "game"):
             raise ConfigError(f"ismcts horizon must be 'round' or 'game', not {horizon!r}")
+        if depth is not None and (not isinstance(depth, int) or depth < 0):
+            raise ConfigError(f"ismcts depth must be a whole number ≥ 0, not {depth!r}")
+        #: Rollout actions before the position is judged by ``estimate()``; 0: no limit;
+        #: None: ``DEFAULT_DEPTH`` if the game has its own ``estimate``, else 0.
+        self.depth = depth
         #: "round": rollouts end with the round (deal, period) they start in, judged by
         #: the game's ``standing`` (if it has one); "game": rollouts play to the end.
         self.horizon = horizon
@@ -144,6 +177,9 @@ class ISMCTSBot(Bot):
         self.eps = float(eps)
         #: ``reward="margin"``: weight of the standing margin against the place.
         self.margin_w = float(margin_w)
+        #: Progressive bias toward the rollout policy's own choice at the root.
+        self.prior = float(prior)
+        self._hint = WAIT - 1  # the rollout policy's choice at the root (none: WAIT - 1)
         self._scale = 0.0  # running mean absolute margin (``reward="margin"``)
         # Edge keys: decision (seat, action) -> seat * K + action + 1 (WAIT -> seat * K);
         # a deadline (seat d, action) -> (n + 1 + d) * K + action + 1 (d may be CLOCK).
@@ -159,6 +195,7 @@ class ISMCTSBot(Bot):
         #: Figures of the last search (simulations, seconds, rollout actions).
         self.last_search: dict[str, float] = {}
         self._rollout_actions = 0
+        self._judged: bool | None = None  # the game has a standing (set on first rollout)
 
     # -- the Bot interface ---------------------------------------------------------------
     def act(self, obs: Observation) -> int | None:
@@ -185,6 +222,7 @@ class ISMCTSBot(Bot):
         limit = budget if budget is not None else 1 << 62
         sims = 0
         self._rollout_actions = 0
+        self._hint = self._policy_choice(obs, options)
         while sims < limit:
             state = obs.sample_state(rng)
             self._iterate(state, root, options)
@@ -204,6 +242,17 @@ class ISMCTSBot(Bot):
         self.last_search = {"simulations": sims, "seconds": time.perf_counter() - start,
                             "rollout_actions": self._rollout_actions}
         return best
+
+    def _policy_choice(self, obs: Observation, options: list[int]) -> int:
+        """What the rollout policy would do at the root (``WAIT`` for declining), or
+        ``WAIT - 1`` when there is no policy or no bias."""
+        if not self.prior or self._rollout_bots is None:
+            return WAIT - 1
+        bot = self._rollout_bots[self.seat]
+        choice = bot.react(obs) if WAIT in options else bot.act(obs)
+        if choice is None:
+            return WAIT if WAIT in options else WAIT - 1
+        return choice if choice in options else WAIT - 1
 
     def _iterate(self, state: State, root: Node, root_options: list[int]) -> None:
         rng = self.rng
@@ -232,7 +281,10 @@ class ISMCTSBot(Bot):
             children = node.children
             untried = [a for a in options if base + a not in children]
             if untried:
-                action = untried[0] if len(untried) == 1 else rng.choice(untried)
+                if node is root and self._hint in untried:  # the policy's pick first
+                    action = self._hint
+                else:
+                    action = untried[0] if len(untried) == 1 else rng.choice(untried)
                 child = children[base + action] = Node()
                 for a in options:
                     ch = children.get(base + a)
@@ -250,10 +302,13 @@ class ISMCTSBot(Bot):
             best_v = -1.0
             action = options[0]
             child = children[base + action]
+            hint = self._hint if node is root else WAIT - 1
             for a in options:
                 ch = children[base + a]
                 ch.avail += 1
                 v = ch.w / ch.n + c * math.sqrt(log(ch.avail) / ch.n)
+                if a == hint:
+                    v += self.prior / (ch.n + 1)
                 if v > best_v:
                     best_v, action, child = v, a, ch
             path.append((child, seat))
@@ -304,17 +359,27 @@ class ISMCTSBot(Bot):
     # -- rollouts ------------------------------------------------------------------------
     def _play_out(self, state: State) -> list[float]:
         if not state.is_over():
-            stop = None
-            if self.horizon == "round" and state.standing() is not None:
-                stop = state.round_number()
+            judged = self._judged
+            if judged is None:  # once per bot: does the game offer a standing?
+                judged = self._judged = state.standing() is not None
+                if self.depth is None:  # a cut needs a real estimate, not the standing
+                    own = type(state).estimate is not State.estimate
+                    self.depth = DEFAULT_DEPTH if own else 0
+            stop = state.round_number() if judged and self.horizon == "round" else None
+            # A depth cut needs an estimate to judge by: without one, play on.
+            limit = state.game.spec.max_actions
+            depth = self.depth if judged and self.depth else limit
             if self._rollout_bots is None:
-                done = self._random_rollout(state, stop)
+                done = self._random_rollout(state, stop, min(depth, limit))
             else:
-                done = self._bot_rollout(state, stop)
-            if not done:  # the game did not end within its bound: call it a draw
+                done = self._bot_rollout(state, stop, min(depth, limit))
+            if not done and depth >= limit:  # no end within the game's bound: a draw
                 return [0.5] * self._n
-            if not state.is_over():  # the round ended: judge the standing
-                standing = state.standing() or [0.0] * self._n
+            if not state.is_over():  # round ended (standing) or depth reached (estimate)
+                if done:
+                    standing = state.standing() or [0.0] * self._n
+                else:
+                    standing = state.estimate() or [0.0] * self._n
                 rewards = self._places_to_rewards(standing)
                 return self._margin(rewards, standing) if self.reward == "margin" else rewards
         rewards = self._rewards(state)
@@ -350,8 +415,10 @@ class ISMCTSBot(Bot):
             return [1.0]
         return [(n - p) / (n - 1) for p in places] if n > 1 else [1.0]
 
-    def _random_rollout(self, state: State, stop: int | None = None) -> bool:
+    def _random_rollout(self, state: State, stop: int | None, limit: int) -> bool:
         """Uniform actions; optional actions with probability ``react_p`` per seat.
+        Returns False when ``limit`` actions were played before the round's (or game's)
+        end.
 
         Fast path (same semantics): an action taken from the legal list is legal, so
         when the game keeps the engine's ``apply`` it is applied as ``apply`` does
@@ -363,7 +430,6 @@ class ISMCTSBot(Bot):
         random = rng.random
         choice = rng.choice
         react_p = self.react_p
-        limit = state.game.spec.max_actions
         cls = type(state)
         fast = cls.apply is State.apply
         legal = state._legal_actions if cls.legal_actions is State.legal_actions \
@@ -375,9 +441,10 @@ class ISMCTSBot(Bot):
         round_number = state.round_number
         steps = 0
         while not is_over() and (stop is None or round_number() == stop):
-            steps += 1
-            if steps > limit:
+            if steps == limit:
+                self._rollout_actions += steps
                 return False
+            steps += 1
             required = to_act()
             optional = out_of_turn()
             if optional:
@@ -409,16 +476,17 @@ class ISMCTSBot(Bot):
         self._rollout_actions += steps
         return True
 
-    def _bot_rollout(self, state: State, stop: int | None = None) -> bool:
+    def _bot_rollout(self, state: State, stop: int | None, limit: int) -> bool:
+        """The rollout bots' actions (see the module docstring); as ``_random_rollout``."""
         rng = self.rng
         bots = self._rollout_bots
         assert bots is not None
-        limit = state.game.spec.max_actions
         steps = 0
         while not state.is_over() and (stop is None or state.round_number() == stop):
-            steps += 1
-            if steps > limit:
+            if steps == limit:
+                self._rollout_actions += steps
                 return False
+            steps += 1
             required = state.to_act()
             optional = state.out_of_turn()
             acted = False

@@ -22,10 +22,11 @@ app = typer.Typer(
          "and HOAX.",
     no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
 )
-console = Console()
+# emoji=False: bot specs such as "ismcts:100:depth=10" must not turn into emoji codes
+console = Console(emoji=False)
 if not console.is_terminal:
-    console = Console(width=120)
-err = Console(stderr=True)
+    console = Console(width=120, emoji=False)
+err = Console(stderr=True, emoji=False)
 
 
 def fail(message: str, code: int = 2) -> None:

@@ -371,6 +371,16 @@ class State(ABC):
         points so far; ``None`` when the game offers no such estimate."""
         return None
 
+    def estimate(self) -> list[float] | None:
+        """Each seat's expected standing at the end of the current round if play went
+        on from here: a cheap heuristic for search cutoffs (ISMCTS ``depth``), in the
+        units of ``standing()``. Only differences between seats matter to a search, so a
+        game may centre its expectation (add nothing when all seats' prospects are
+        equal). It may read the whole state (a search calls it on determinisations) but
+        not future chance (the shuffler, the order of a draw pile). Default: ``standing()``.
+        """
+        return self.standing()
+
     def stats(self) -> dict[str, Json]:
         """Per-game figures for simulation records, e.g. ``{"rounds": 3}``."""
         return {}

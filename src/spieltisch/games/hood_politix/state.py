@@ -559,11 +559,14 @@ class HoodPolitixState(State):
         due = self.due
         throw = KIND_MASK[self.top] if phase == TURN and self.top < NUMBER_KINDS else 0
         hands, left, duty = self.hands, self.politix_left, self.mic_duty
+        # ``_accusable`` inlined (hot in search); no pause and no Mic Drop wait here.
+        mic, drop, late = self.mic_open, self.drop_seat, self.expired
         out = []
         for s in range(self.n):
             if s == due or st[s] == FINISHED:
                 continue
-            if left[s] or hands[s] & throw or duty == s or self._accusable(s):
+            if left[s] or hands[s] & throw or duty == s or mic & ~(1 << s) \
+                    or (drop >= 0 and drop != s) or late:
                 out.append(s)
         return tuple(out)
 
@@ -1117,6 +1120,37 @@ class HoodPolitixState(State):
         """Fewer points are better (places are points)."""
         return [-float(x) for x in self.scores]
 
+    def estimate(self) -> list[float]:
+        """``standing`` minus each seat's expected place this round (§6: points = place),
+        centred on the mean place (a shift common to all seats changes no decision).
+
+        Finished seats keep their place; the others are expected to finish in the order
+        of the cards they hold, fewest first (every card must go, one per move, and
+        penalties only add cards). Equal hand sizes share the places they span, so at
+        the start of a round (equal hands) the estimate is the standing.
+        """
+        n = self.n
+        out = [-float(x) for x in self.scores]
+        if self.phase == OVER:
+            return out
+        mean = (n + 1) / 2
+        done = self.finish_order
+        for place, s in enumerate(done, 1):
+            out[s] -= place - mean
+        sizes = sorted((self.hands[s].bit_count(), s) for s in range(n)
+                       if self.status[s] != FINISHED)
+        place = len(done) + 1
+        i = 0
+        while i < len(sizes):  # a run of equal sizes shares its places
+            j = i
+            while j < len(sizes) and sizes[j][0] == sizes[i][0]:
+                j += 1
+            share = place + (i + j - 1) / 2 - mean  # mean of places place+i .. place+j-1
+            for _, s in sizes[i:j]:
+                out[s] -= share
+            i = j
+        return out
+
     def stats(self) -> dict[str, Any]:
         c = self.counts
         return {"rounds": self.round, "faults": c[0], "throw_ins": c[1], "accusations": c[2],
@@ -1212,8 +1246,7 @@ class HoodPolitixState(State):
         """Redeal what ``seat`` cannot see: other hands (keeping sizes and the cards it
         knows there — revealed, seen by Snitch or Deal) and the draw pile's order
         (keeping the buried bottom cards)."""
-        s = self.clone()
-        s.shuffler = self.shuffler.reseeded(rng)
+        s = self._copy(self.shuffler.reseeded(rng))
         n = self.n
         know = self.seen[seat] | self.public
         hands = [0] * n
@@ -1241,11 +1274,16 @@ class HoodPolitixState(State):
         return s
 
     def clone(self) -> HoodPolitixState:
+        return self._copy(self.shuffler.copy())
+
+    def _copy(self, shuffler: Shuffler) -> HoodPolitixState:
+        """A copy with ``shuffler`` (a determinisation replaces the generator, so
+        copying it first would be wasted: that copy is most of a clone's cost)."""
         s = HoodPolitixState.__new__(HoodPolitixState)
         d = self.__dict__.copy()
         d.pop("_legal_cache", None)
         s.__dict__ = d
-        s.shuffler = self.shuffler.copy()
+        s.shuffler = shuffler
         s.scores = self.scores[:]
         s.hands = self.hands[:]
         s.status = self.status[:]

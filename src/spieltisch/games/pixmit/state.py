@@ -521,6 +521,13 @@ class PixmitState(State):
             scores = [s if p == self.caller else s - 5 for p, s in enumerate(scores)]
         return scores
 
+    def round_number(self) -> int:
+        return self.round
+
+    def standing(self) -> list[float]:
+        """The §4 score each hand would get if the game ended now."""
+        return [float(s) for s in self.final_scores()]
+
     def annihilation_effect(self) -> bool:
         return self.caller >= 0 and C.annihilation_counts(self.hands[self.caller])
 

@@ -145,3 +145,21 @@ def test_determinise_respects_beginner_claims():
             for card, claim in zip(sample.offer_cards, sample.claims, strict=True):
                 assert C.claim_is_true(claim, card)
                 assert sample.hands[sample.active] >> card & 1
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_standing_is_the_score_of_each_hand_now(n):
+    """``standing`` (used by search bots) scores every hand as §4 would if the game ended
+    now; at the end it equals the result's scores; ``round_number`` counts the rounds."""
+    rounds_seen = set()
+
+    def check(before: S.PixmitState, seat: int, action: int, state: S.PixmitState) -> None:
+        rounds_seen.add(state.round_number())
+        if not state.is_over():
+            assert state.standing() == [float(C.score(h)) for h in state.hands] or \
+                state.caller >= 0
+
+    for seed in range(30):
+        state = play(n, "pro", 500 + seed, check)
+        assert state.standing() == list(state.result().scores)
+    assert rounds_seen == {1, 2, 3}

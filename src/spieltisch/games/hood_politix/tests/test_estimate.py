@@ -1,0 +1,52 @@
+"""``estimate()``: minus (points so far + expected place this round, centred)."""
+
+from __future__ import annotations
+
+import random
+
+from spieltisch.bots.base import RandomBot
+from spieltisch.core import get_spec
+from spieltisch.games.hood_politix.state import FINISHED
+from spieltisch.runner import step
+
+from .test_scenarios import A, B, D, new_table
+
+C_ = 2
+
+
+def test_finished_first_then_fewest_cards_and_ties_share_places():
+    s = new_table("G7", {A: ["G3"], B: ["Y5", "Y6", "Y7"], C_: ["P4", "P5", "P6"]},
+                  exact=(A, B, C_))
+    s.status[D] = FINISHED
+    s.finish_order = [D]
+    s.in_round = 3
+    s.hands[D] = 0
+    s.scores = [3, 4, 5, 6]
+    # D 1st, A (1 card) 2nd, B and C (3 cards) share 3rd/4th; mean place 2.5.
+    assert s.estimate() == [-(3 + 2 - 2.5), -(4 + 3.5 - 2.5), -(5 + 3.5 - 2.5),
+                            -(6 + 1 - 2.5)]
+
+
+def test_equal_hands_at_a_round_start_and_the_game_end_give_the_standing():
+    game = get_spec("hood_politix").configure(4)
+    s = game.new_state(seed=2)
+    assert s.estimate() == s.standing()  # a fresh deal: equal prospects
+    rng = random.Random(2)
+    bots = [RandomBot(game, p, p, react_p=0.3) for p in range(4)]
+    round_ = s.round_number()
+    while not s.is_over():
+        step(s, bots, rng)
+        assert len(s.estimate()) == 4
+        if s.round_number() != round_ and not s.is_over():
+            round_ = s.round_number()
+            assert s.estimate() == s.standing()
+    assert s.estimate() == s.standing()
+
+
+def test_estimate_ignores_the_draw_pile_and_future_chance():
+    game = get_spec("hood_politix").configure(4)
+    s = game.new_state(seed=5)
+    t = s.clone()
+    random.Random(1).shuffle(t.draw)
+    t.shuffler = s.shuffler.reseeded(random.Random(9))
+    assert t.estimate() == s.estimate()
