@@ -91,6 +91,7 @@ CARD_CODES: tuple[str, ...] = tuple(CARD_CODES_L)
 ALL_CARDS = (1 << NUM_CARDS) - 1
 KIND_OF_T = tuple(KIND_OF)
 CARD_TYPE = tuple(KIND_TYPE[k] for k in KIND_OF)
+CARD_KIND_CODES = tuple(KIND_CODES[k] for k in KIND_OF)  # a card's kind code ("G7")
 CARD_COLOUR = tuple(KIND_COLOUR[k] for k in KIND_OF)
 NUMBER_MASK = 0
 ACTION_MASK = 0

@@ -61,6 +61,7 @@ from .cards import (
     AKIND_T,
     ATYPE_T,
     BUSTED,
+    CARD_KIND_CODES,
     CARD_TYPE,
     DEAL,
     DEUCE,
@@ -323,6 +324,9 @@ class HoodPolitixState(State):
         self.direction = 1
         self.draw: list[int] = []  # top card last
         self.buried = 0            # bottom cards of the draw pile everyone saw (§2.4)
+        # Top cards of the draw pile in no particular order: only a determinisation
+        # leaves them so (see ``determinise``); each draw then takes a random one of them.
+        self.unordered = 0
         self.discard: list[int] = []  # top card last
         self.top = 0               # top kind
         self.colour = 0            # active colour
@@ -382,6 +386,7 @@ class HoodPolitixState(State):
         buried = rest[:idx]
         self.draw = buried[::-1] + rest[idx + 1:][::-1]
         self.buried = len(buried)
+        self.unordered = 0
         self.discard = [start]
         self.top = KIND_OF_T[start]
         self.colour = KIND_COLOUR[self.top]
@@ -453,6 +458,13 @@ class HoodPolitixState(State):
                 draw = self.draw = order[::-1]
                 self.buried = 0
                 events.append(Event("reshuffle", None, {"cards": len(order)}))
+            if self.unordered:
+                # The top ``unordered`` cards were never shuffled: take a random one of
+                # them, as the top of a shuffled pile would be (``random() * k`` is
+                # uniform enough and cheaper than ``randrange``).
+                j = len(draw) - 1 - int(self.shuffler.rng.random() * self.unordered)
+                draw[j], draw[-1] = draw[-1], draw[j]
+                self.unordered -= 1
             c = draw.pop()
             mask |= 1 << c
             got += 1
@@ -467,8 +479,9 @@ class HoodPolitixState(State):
                 # The Snitch player is looking at this hand (§9.10): they see these too.
                 self.seen[self.by] |= mask
                 self.seen_any |= mask
+        drawn = [CARD_KIND_CODES[c]] if got == 1 else codes(mask)  # one card: the usual case
         events.append(Event("draw", seat, {"count": got, "reason": reason},
-                            {seat: {"cards": codes(mask)}}))
+                            {seat: {"cards": drawn}}))
         return got
 
     def _take(self, seat: int, kind: int) -> int:
@@ -1245,7 +1258,13 @@ class HoodPolitixState(State):
     def determinise(self, seat: int, rng: random.Random) -> HoodPolitixState:
         """Redeal what ``seat`` cannot see: other hands (keeping sizes and the cards it
         knows there — revealed, seen by Snitch or Deal) and the draw pile's order
-        (keeping the buried bottom cards)."""
+        (keeping the buried bottom cards).
+
+        Only the redealt hand cards are drawn here (a partial Fisher-Yates shuffle of
+        the unseen cards); the rest of the draw pile stays *unordered* and each draw
+        takes a random one of its cards (``_draw``). Both are uniform, like a full
+        shuffle, but a short search rollout draws a few cards, not ~100.
+        """
         s = self._copy(self.shuffler.reseeded(rng))
         n = self.n
         know = self.seen[seat] | self.public
@@ -1260,17 +1279,24 @@ class HoodPolitixState(State):
             hands[p] = h & know
             pool |= h & ~know
             need[p] = (h & ~know).bit_count()
-        bottom = self.draw[:self.buried]
-        rest = self.draw[self.buried:]
-        cards = cards_of(pool) + rest
-        rng.shuffle(cards)
+        buried = self.buried
+        cards = cards_of(pool) + self.draw[buried:]
+        # cards[:k] becomes a uniform random selection, in random order
         k = 0
+        random_ = rng.random
+        last = len(cards)
         for p in range(n):
-            for c in cards[k:k + need[p]]:
-                hands[p] |= 1 << c
+            m = hands[p]
+            for i in range(k, k + need[p]):
+                j = i + int(random_() * (last - i))
+                c = cards[j]
+                cards[j] = cards[i]
+                m |= 1 << c
+            hands[p] = m
             k += need[p]
         s.hands = hands
-        s.draw = bottom + cards[k:]
+        s.draw = self.draw[:buried] + cards[k:]
+        s.unordered = last - k
         return s
 
     def clone(self) -> HoodPolitixState:
