@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import multiprocessing as mp
@@ -38,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +56,11 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_times(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def free_port() -> int:
@@ -85,6 +89,21 @@ class Run:
         self.actions = 0
         self.games = 0
         self.errors: dict[str, int] = {}
+        #: The seats' listening limits, moved to 2 s after the end at "go".
+        self.limits: set[asyncio.Timeout] = set()
+
+    def deadline(self) -> float | None:
+        """When the seats stop listening, in loop time (``None`` before "go")."""
+        if self.stop_at == float("inf"):
+            return None
+        return asyncio.get_running_loop().time() + (self.stop_at - time.monotonic()) + 2
+
+    def start(self, stop_at: float) -> None:
+        self.stop_at = stop_at
+        when = self.deadline()
+        for limit in self.limits:
+            limit.reschedule(when)
+        self.go.set()
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -93,51 +112,70 @@ class Run:
         return time.monotonic() < self.stop_at
 
 
+UPDATE = '{"type": "update", "index": '  # how every update starts (the server's json.dumps)
+LEGAL = '"legal": '
+DECODE = json.JSONDecoder().raw_decode
+
+
+def top_level_flag(raw: str, key: str) -> bool:
+    """Whether a snapshot's top-level ``key`` is true. "over", "required" and "legal" are
+    its last fields (after the view), so their last occurrence is theirs."""
+    at = raw.rfind(f'"{key}": ')
+    return at >= 0 and raw.startswith("true", at + len(key) + 4)
+
+
 async def seat_client(ws: Any, run: Run, rng: random.Random) -> None:
-    """Play one seat until the game ends (or the run does)."""
+    """Play one seat until the game ends (or the run does).
+
+    Parses only what it needs (the clients share the cores with the server): an update's
+    index, and the legal actions when the seat is to act; the views are never decoded.
+    """
     pending: dict[int, float] = {}  # action index -> send time
-    sent_at: dict[str, float] = {}
+    sent_at: dict[int, float] = {}  # client message id -> send time
     n = 0
-    while True:
-        # after the end of the run nobody acts any more: stop listening 2 s after it
-        wait = min(300.0, max(0.0, run.stop_at - time.monotonic()) + 2)
-        try:
-            raw = await asyncio.wait_for(ws.recv(), wait)
-        except TimeoutError:
-            if run.running():
-                run.error("client timeout")
-            return
-        if not pending and '"required": true' not in raw and '"over": true' not in raw \
-                and '"type": "update"' in raw:
-            continue  # not for this seat to act on: skip parsing (the clients share cores)
-        msg = json.loads(raw)
-        t = msg.get("type")
-        if t == "ack":
-            pending[msg["index"]] = sent_at.pop(str(msg["id"]), time.perf_counter())
-            continue
-        if t == "error":
-            run.error(msg["code"])
-            sent_at.pop(str(msg.get("id")), None)
-            continue
-        if t == "update" and msg["index"] in pending:
-            sent = pending.pop(msg["index"])
-            if run.go.is_set() and run.running():
-                run.latencies.append(time.perf_counter() - sent)
-                run.actions += 1
-        if "view" not in msg:
-            continue
-        if msg.get("over"):
-            return
-        if msg.get("required") and msg.get("legal"):
-            await run.go.wait()
-            if run.think > 0:
-                await asyncio.sleep(rng.expovariate(1 / run.think))
-            if not run.running():
-                return
-            n += 1
-            sent_at[str(n)] = time.perf_counter()
-            await ws.send(json.dumps({"type": "action", "id": n,
-                                      "action": rng.choice(msg["legal"])}))
+    # after the end of the run nobody acts any more: stop listening 2 s after it (one
+    # timer per seat, set at "go"; a timer per message cost as much as the message)
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout_at(run.deadline()) as limit:
+            run.limits.add(limit)
+            try:
+                while True:
+                    raw = await ws.recv()
+                    if raw.startswith(UPDATE):
+                        index = int(raw[len(UPDATE):raw.index(",", len(UPDATE))])
+                        sent = pending.pop(index, None)
+                        if sent is not None and run.go.is_set() and run.running():
+                            run.latencies.append(time.perf_counter() - sent)
+                            run.actions += 1
+                    elif raw.startswith('{"type": "ack"'):
+                        msg = json.loads(raw)
+                        pending[msg["index"]] = sent_at.pop(msg["id"], time.perf_counter())
+                        continue
+                    elif raw.startswith('{"type": "error"'):
+                        msg = json.loads(raw)
+                        run.error(msg["code"])
+                        sent_at.pop(msg.get("id"), None)
+                        continue
+                    if LEGAL not in raw:  # no snapshot (seats, pong) or not started yet
+                        continue
+                    if top_level_flag(raw, "over"):
+                        return
+                    if not top_level_flag(raw, "required"):
+                        continue
+                    legal = DECODE(raw, raw.rindex(LEGAL) + len(LEGAL))[0]
+                    if not legal:
+                        continue
+                    await run.go.wait()
+                    if run.think > 0:
+                        await asyncio.sleep(rng.expovariate(1 / run.think))
+                    if not run.running():
+                        return
+                    n += 1
+                    sent_at[n] = time.perf_counter()
+                    await ws.send(json.dumps({"type": "action", "id": n,
+                                              "action": rng.choice(legal)}))
+            finally:
+                run.limits.discard(limit)
 
 
 async def open_table(http: httpx.AsyncClient, ws_base: str, game: str,
@@ -199,9 +237,9 @@ async def client_main(base: str, args: argparse.Namespace, seeds: list[int],
         gc.set_threshold(20_000, 50, 50)
         to_main.put("ready")
         loop = asyncio.get_running_loop()
-        run.stop_at = await loop.run_in_executor(None, from_main.get)
+        stop_at = await loop.run_in_executor(None, from_main.get)
         cpu0 = time.process_time()
-        run.go.set()
+        run.start(stop_at)
         # the seats stop 2 s after the end; a table still setting up is cut off later
         _, late = await asyncio.wait(tasks, timeout=args.seconds + 30)
         for t in late:
@@ -214,13 +252,38 @@ async def client_main(base: str, args: argparse.Namespace, seeds: list[int],
             "errors": run.errors, "cpu": time.process_time() - cpu0}
 
 
+def client_loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop unless told otherwise (or not installed): the clients share the cores with
+    the server, so every microsecond they spend is one the server may wait for."""
+    if name == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        if name == "uvloop":
+            raise
+        return None
+    return uvloop.new_event_loop  # type: ignore[no-any-return]
+
+
 def client_process(base: str, args: argparse.Namespace, seeds: list[int], to_main: Any,
                    from_main: Any, results: Any) -> None:
     # 2000 sockets per process and more: lift the soft limit on open files
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     try:
-        results.put(asyncio.run(client_main(base, args, seeds, to_main, from_main)))
+        prof = None
+        if args.profile_clients:  # one cProfile per client process: FILE.0, FILE.1, ...
+            import cProfile
+
+            prof = cProfile.Profile()
+            prof.enable()
+        with asyncio.Runner(loop_factory=client_loop_factory(args.client_loop)) as runner:
+            out = runner.run(client_main(base, args, seeds, to_main, from_main))
+        if prof is not None:
+            prof.disable()
+            prof.dump_stats(f"{args.profile_clients}.{seeds[0] if seeds else 0}")
+        results.put(out)
     except BaseException as e:
         to_main.put(f"failed: {type(e).__name__}: {e}")
         results.put({"failed": f"{type(e).__name__}: {e}"})
@@ -245,7 +308,7 @@ def measure(args: argparse.Namespace, base: str, pid: int) -> None:
             raise SystemExit(f"a client process {msg}")
     setup = time.monotonic() - t0
     rss_start = rss_kib(pid)
-    cpu0 = cpu_seconds(pid)
+    user0, sys0 = cpu_times(pid)
     stop_at = time.monotonic() + args.seconds
     start = time.monotonic()
     for q in go_queues:
@@ -254,7 +317,9 @@ def measure(args: argparse.Namespace, base: str, pid: int) -> None:
     while time.monotonic() < stop_at:
         time.sleep(min(SAMPLE_EVERY, max(0.0, stop_at - time.monotonic())))
         samples.append((time.monotonic() - start, rss_kib(pid)))
-    cpu = cpu_seconds(pid) - cpu0
+    user1, sys1 = cpu_times(pid)
+    user, system = user1 - user0, sys1 - sys0
+    cpu = user + system
     elapsed = time.monotonic() - start
     parts = [results.get() for _ in procs]
     for p in procs:
@@ -279,8 +344,10 @@ def measure(args: argparse.Namespace, base: str, pid: int) -> None:
           f"  max {max(lat, default=float('nan')):.1f}")
     print(f"errors {errors or 0}")
     print(f"server CPU {cpu:.1f} s = {cpu / elapsed * 100:.0f}% of one core, "
-          f"{cpu * 1000 / max(1, actions):.2f} ms per action; clients "
-          f"{client_cpu / elapsed * 100:.0f}% of one core")
+          f"{cpu * 1000 / max(1, actions):.2f} ms per action ({system / max(cpu, 1e-9):.0%} "
+          f"in the kernel); clients "
+          f"{client_cpu:.1f} s = {client_cpu / elapsed * 100:.0f}% of one core, "
+          f"{client_cpu * 1000 / max(1, actions):.2f} ms per action")
     per = [(r - rss_empty) / max(1, args.tables) for _, r in samples]
     print(f"server RSS {rss_empty / 1024:.0f} MiB empty, {rss_start / 1024:.0f} MiB at go, "
           f"{samples[-1][1] / 1024 if samples else float('nan'):.0f} MiB at the end; "
@@ -301,6 +368,14 @@ def main() -> None:
     ap.add_argument("--db", default=None, help="SQLAlchemy URL (default: a fresh SQLite file)")
     ap.add_argument("--deflate", action="store_true",
                     help="let the server offer permessage-deflate (serve --ws-deflate)")
+    ap.add_argument("--server-loop", default="auto", choices=["auto", "uvloop", "asyncio"],
+                    help="the server's event loop (serve --loop; auto = uvloop if installed)")
+    ap.add_argument("--no-gc-tune", action="store_true",
+                    help="run the server with CPython's default collector settings")
+    ap.add_argument("--client-loop", default="auto", choices=["auto", "uvloop", "asyncio"],
+                    help="the client processes' event loop (auto = uvloop if installed)")
+    ap.add_argument("--profile-clients", default=None, metavar="FILE",
+                    help="write a cProfile of each client process to FILE.<n>")
     ap.add_argument("--profile", default=None,
                     help="write a cProfile of the server process to this file")
     args = ap.parse_args()
@@ -313,8 +388,11 @@ def main() -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "spieltisch.cli.main", "serve", "--port", str(port), "--db", db,
          "--bot-delay", "0", "--grace", "100000", "--messages-per-second", "100000",
-         "--max-tables-per-client", "1000000", *(["--ws-deflate"] if args.deflate else [])],
-        stdout=subprocess.DEVNULL, stderr=open(Path(tmp) / "server.log", "wb"), env=env)
+         "--max-tables-per-client", "1000000", "--loop", args.server_loop,
+         *(["--no-gc-tune"] if args.no_gc_tune else []),
+         *(["--ws-deflate"] if args.deflate else [])],
+        stdout=open(Path(tmp) / "server.out", "wb"), stderr=open(Path(tmp) / "server.log", "wb"),
+        env=env)
     base = f"http://127.0.0.1:{port}"
     try:
         give_up = time.monotonic() + 60
@@ -327,6 +405,9 @@ def main() -> None:
             if proc.poll() is not None or time.monotonic() > give_up:
                 raise SystemExit("the server did not start")
             time.sleep(0.1)
+        for line in (Path(tmp) / "server.out").read_text().splitlines():
+            if line.startswith("event loop"):
+                print(f"server: {line}")
         measure(args, base, proc.pid)
     finally:
         proc.send_signal(signal.SIGTERM)

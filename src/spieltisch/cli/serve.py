@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import os
 from typing import Annotated
 
@@ -29,6 +31,11 @@ def serve(
         help="offer WebSocket compression (permessage-deflate): less bandwidth, but "
              "about a quarter more server CPU per action and more memory per "
              "connection")] = False,
+    gc_tune: Annotated[bool, typer.Option(
+        help="keep the start-up heap out of the garbage collector's scans (shorter "
+             "pauses of every table at once)")] = True,
+    loop: Annotated[str, typer.Option(
+        help="event loop: auto (uvloop when installed), uvloop or asyncio")] = "auto",
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "warning",
 ) -> None:
     """Start the game server (tables, seats, real-time play over WebSockets)."""
@@ -51,13 +58,33 @@ def serve(
     if problem:
         typer.echo(f"error: cannot use the database {url}: {problem}", err=True)
         raise typer.Exit(2)
-    app = create_app(config)
+    if loop not in ("auto", "uvloop", "asyncio"):
+        typer.echo(f"error: --loop must be auto, uvloop or asyncio, not {loop!r}", err=True)
+        raise typer.Exit(2)
+    server: uvicorn.Server | None = None
+
+    def started() -> None:
+        # what really runs, read from the running loop and uvicorn's loaded protocols
+        # (uvloop and httptools are used only when installed: the 'server' extra)
+        assert server is not None
+        cfg = server.config
+        running = type(asyncio.get_running_loop())
+        typer.echo(f"event loop {running.__module__}.{running.__name__}, HTTP "
+                   f"{cfg.http_protocol_class.__name__}, WebSocket "
+                   f"{getattr(cfg.ws_protocol_class, '__name__', None)}")
+        if gc_tune:
+            tune_gc()
+
+    app = create_app(config, on_start=started)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     typer.echo(f"spieltisch server on http://{shown}:{port}/  (database: {url})")
+    server = uvicorn.Server(uvicorn.Config(
+        app, host=host, port=port, log_level=log_level, ws_max_size=1 << 16,
+        ws_per_message_deflate=ws_deflate, loop=loop))
 
     def run() -> None:
-        uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1 << 16,
-                    ws_per_message_deflate=ws_deflate)
+        assert server is not None
+        server.run()
 
     profile_to = os.environ.get("SPIELTISCH_PROFILE")
     if not profile_to:
@@ -78,6 +105,21 @@ def serve(
     finally:
         prof.disable()
         prof.dump_stats(profile_to)
+
+
+def tune_gc() -> None:
+    """Keep the start-up heap out of the garbage collector's scans.
+
+    A collection stops the event loop, so every table waits. The modules, classes and
+    other objects of the start-up (some 70 MiB) live as long as the process; frozen,
+    a full collection scans only the live tables' objects (in
+    ``benchmarks/server_load.py``, 250 tables: 137 ms of CPU per full collection
+    before, none in the same 40 s after). CPython's thresholds stay: larger young
+    generations (10,000 objects) made each pause longer (25-60 ms of CPU instead of
+    at most 4-9 ms), which is what the latency of the slowest actions is made of.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def _check_database(url: str) -> str | None:

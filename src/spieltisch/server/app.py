@@ -5,14 +5,13 @@ See ``docs/server.md`` for the protocol.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -318,12 +317,10 @@ async def ws_endpoint(ws: WebSocket) -> None:
         rt = lobby.get(code)
         if rt is not None and rt.status != "over":  # never a second runtime of a live table
             rt = None
-    conn = Conn(ws.send_text, _client(ws))
-    writer = asyncio.get_running_loop().create_task(conn.writer())
+    conn = Conn(ws.send, _client(ws))
     if rt is None:
         conn.send(err("no_table", f"no table {ws.path_params['code']!r}"))
-        conn.queue.put_nowait(None)
-        await writer
+        await conn.flush()
         await ws.close(code=4404)
         return
     limit = RateLimit(cfg.messages_per_second, cfg.message_burst)
@@ -367,8 +364,7 @@ async def ws_endpoint(ws: WebSocket) -> None:
         pass
     finally:
         await rt.detach(conn)
-        with contextlib.suppress(Exception):
-            await writer
+        await conn.flush()
 
 
 async def handle(rt: TableRuntime, conn: Conn, msg: dict[str, Any]) -> None:
@@ -413,7 +409,10 @@ async def api_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": "bad_request", "message": str(exc)}, status_code=400)
 
 
-def create_app(config: ServerConfig | None = None) -> Starlette:
+def create_app(config: ServerConfig | None = None,
+               on_start: Callable[[], None] | None = None) -> Starlette:
+    """The application; ``on_start`` runs in the server's event loop once the tables of
+    the store are recovered (``spieltisch serve`` reports the loop it runs on)."""
     cfg = config or ServerConfig()
 
     @contextlib.asynccontextmanager
@@ -421,6 +420,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         lobby = Lobby(cfg)
         app.state.lobby = lobby
         await lobby.recover()
+        if on_start is not None:
+            on_start()
         try:
             yield
         finally:

@@ -17,8 +17,8 @@ import hmac
 import json
 import logging
 import random
-from collections import OrderedDict
-from collections.abc import Callable
+from collections import OrderedDict, deque
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from ..bots import make_bot
@@ -40,35 +40,84 @@ def hash_token(token: str) -> str:
 
 
 class Conn:
-    """One WebSocket connection: a seat (``None`` = spectator) and an outgoing queue."""
+    """One WebSocket connection: a seat (``None`` = spectator) and its outgoing messages.
 
-    def __init__(self, send_text: Callable[[str], Any], address: str = "") -> None:
-        self._send_text = send_text
+    ``send`` hands a message to the WebSocket at once, in the caller's turn of the event
+    loop: uvicorn's ASGI send finishes without waiting unless the socket's buffer is full,
+    so the usual message costs no task, queue or extra wake-up (a broadcast to four seats
+    used to wake four writer tasks). Only a send that must wait (a slow reader) is
+    finished by a task, which then sends every later message of this connection, in order.
+    """
+
+    def __init__(self, send: Callable[[dict[str, Any]], Coroutine[Any, Any, None]],
+                 address: str = "") -> None:
+        self._send = send  # the ASGI send of the connection
         self.address = address
         self.seat: int | None = None
         self.bound = False
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        #: Messages behind a send that waits (``None``: nothing waits, send at once).
+        self._backlog: deque[str] | None = None
+        self._flusher: asyncio.Task[None] | None = None
 
     def send(self, msg: dict[str, Any] | str) -> None:
-        if not self.closed:
-            self.queue.put_nowait(msg if isinstance(msg, str) else json.dumps(msg))
+        if self.closed:
+            return
+        text = msg if isinstance(msg, str) else json.dumps(msg)
+        if self._backlog is not None:
+            self._backlog.append(text)
+            return
+        # run the send coroutine by hand up to its first wait; it rarely has one
+        coro = self._send({"type": "websocket.send", "text": text})
+        try:
+            waiting = coro.send(None)
+        except StopIteration:
+            return  # sent: the transport took it
+        except Exception:  # the peer went away; the reader notices too
+            self.closed = True
+            return
+        self._backlog = deque()
+        self._flusher = asyncio.get_running_loop().create_task(self._finish(coro, waiting))
 
-    async def writer(self) -> None:
-        queue = self.queue
-        while True:
-            text = await queue.get()
-            while True:  # everything already queued (an ack and its update) in one wake-up
-                if text is None:
-                    return
+    async def _finish(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+        """Drive a send that had to wait to its end, then send the backlog in order."""
+        try:
+            loop = asyncio.get_running_loop()
+            while True:
+                # wait until the future the send waits for is done, then resume the send
+                # (as a task would; the send reads the future's outcome itself)
+                if waiting is None:  # a bare yield: give the loop one turn
+                    await asyncio.sleep(0)
+                else:
+                    resume = loop.create_future()
+                    waiting.add_done_callback(
+                        lambda _, r=resume: r.done() or r.set_result(None))
+                    await resume
                 try:
-                    await self._send_text(text)
-                except Exception:  # the peer went away; the reader notices too
-                    self.closed = True
-                    return
-                if queue.empty():
+                    waiting = coro.send(None)
+                except StopIteration:
                     break
-                text = queue.get_nowait()
+            while self._backlog:
+                text = self._backlog.popleft()
+                await self._send({"type": "websocket.send", "text": text})
+        except asyncio.CancelledError:
+            coro.close()
+            raise
+        except Exception:  # the peer went away
+            self.closed = True
+        finally:
+            self._backlog = None
+            self._flusher = None
+
+    def close(self) -> None:
+        """Take no more messages (the connection ends); those already taken still go."""
+        self.closed = True
+
+    async def flush(self) -> None:
+        """Wait until every message handed to ``send`` has gone to the transport."""
+        if self._flusher is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._flusher)
 
 
 class TableRuntime:
@@ -165,7 +214,7 @@ class TableRuntime:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._driver
         for c in list(self.conns):
-            c.queue.put_nowait(None)
+            c.close()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -179,8 +228,11 @@ class TableRuntime:
             self.state = self.game.new_state(seed=self.row.seed)
             self.row.status = "playing"
             self.store.set_status(self.row.id, "playing")
+            per_seat: dict[int | None, str] = {}  # one encoding per seat (spectators share)
             for c in self.conns:
-                c.send(self.snapshot(c.seat, "start"))
+                if c.seat not in per_seat:
+                    per_seat[c.seat] = json.dumps(self.snapshot(c.seat, "start"))
+                c.send(per_seat[c.seat])
             self.activate()
 
     # -- messages ----------------------------------------------------------------
@@ -518,8 +570,7 @@ class TableRuntime:
     async def detach(self, conn: Conn) -> None:
         async with self.lock:
             self.conns.discard(conn)
-            conn.closed = True
-            conn.queue.put_nowait(None)
+            conn.close()
             seat = conn.seat
             if conn.bound and seat is not None and self.row.status == "playing" \
                     and not any(c.seat == seat for c in self.conns):

@@ -1,0 +1,57 @@
+"""``spieltisch serve`` says at start-up which event loop really runs, and runs on
+uvloop when it is installed (the ``server`` extra)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .helpers import TIMEOUT
+from .test_crash import free_port
+
+
+def started_line(tmp_path: Path, *flags: str) -> str:
+    """Start a server, wait until it answers, stop it; its "event loop" line."""
+    port = free_port()
+    log = tmp_path / f"serve-{port}.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "spieltisch.cli.main", "serve", "--port", str(port),
+             "--db", f"sqlite:///{tmp_path / 'serve.sqlite3'}", *flags],
+            stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        give_up = time.monotonic() + TIMEOUT
+        while True:
+            assert proc.poll() is None, log.read_text()
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < give_up, "server did not come up"
+            time.sleep(0.05)
+    finally:
+        proc.terminate()
+        proc.wait(TIMEOUT)
+    lines = [x for x in log.read_text().splitlines() if x.startswith("event loop ")]
+    assert len(lines) == 1, log.read_text()
+    return lines[0]
+
+
+def test_serve_runs_on_uvloop_when_installed(tmp_path: Path) -> None:
+    pytest.importorskip("uvloop")
+    pytest.importorskip("httptools")
+    line = started_line(tmp_path)
+    assert line.startswith("event loop uvloop.Loop, HTTP HttpToolsProtocol"), line
+
+
+def test_serve_loop_asyncio_forces_the_standard_loop(tmp_path: Path) -> None:
+    line = started_line(tmp_path, "--loop", "asyncio")
+    assert line.startswith("event loop asyncio."), line
+    assert "uvloop" not in line
