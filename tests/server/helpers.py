@@ -6,7 +6,10 @@ import asyncio
 import json
 import random
 import re
+import subprocess
+import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,6 +23,20 @@ TIMEOUT = 60.0  # generous: the machine is shared and loaded
 
 #: The in-process server the tests talk to (``spieltisch.server.loopback``).
 ServerThread = LoopbackServer
+
+
+def wait_until_serving(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    """Wait until a ``spieltisch serve`` process answers on ``base`` (its log if it dies)."""
+    give_up = time.monotonic() + TIMEOUT
+    while True:
+        assert proc.poll() is None, log.read_text()
+        try:
+            if httpx.get(f"{base}/api/games", timeout=5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < give_up, "server did not come up"
+        time.sleep(0.05)
 
 
 def unique_prefix() -> str:

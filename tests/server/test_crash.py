@@ -9,7 +9,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,15 @@ import pytest
 
 from spieltisch.replay import Replay
 
-from .helpers import TIMEOUT, Client, create_table, has_view, join, play_scripted
+from .helpers import (
+    TIMEOUT,
+    Client,
+    create_table,
+    has_view,
+    join,
+    play_scripted,
+    wait_until_serving,
+)
 
 
 def free_port() -> int:
@@ -44,16 +51,7 @@ class ServerProcess:
              "--db", self.db, "--grace", "1000", "--bot-delay", "0",
              "--messages-per-second", "10000"],
             stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        give_up = time.monotonic() + TIMEOUT
-        while True:  # readiness: the port answers
-            assert self.proc.poll() is None, self.log.read_text()
-            try:
-                if httpx.get(f"{self.base}/api/games", timeout=5).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < give_up, "server did not come up"
-            time.sleep(0.05)
+        wait_until_serving(self.base, self.proc, self.log)
 
     def kill(self) -> None:
         assert self.proc is not None

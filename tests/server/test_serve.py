@@ -6,13 +6,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 
-from .helpers import TIMEOUT
+from .helpers import TIMEOUT, wait_until_serving
 from .test_crash import free_port
 
 
@@ -26,16 +24,7 @@ def started_line(tmp_path: Path, *flags: str) -> str:
              "--db", f"sqlite:///{tmp_path / 'serve.sqlite3'}", *flags],
             stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
-        give_up = time.monotonic() + TIMEOUT
-        while True:
-            assert proc.poll() is None, log.read_text()
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < give_up, "server did not come up"
-            time.sleep(0.05)
+        wait_until_serving(f"http://127.0.0.1:{port}", proc, log)
     finally:
         proc.terminate()
         proc.wait(TIMEOUT)
