@@ -124,6 +124,15 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+ActionTuple = tuple[int, int, int, Any, str | None]
+
+
+def action_values(rows: list[ActionTuple]) -> list[dict[str, Any]]:
+    """Action rows ``(table_id, index, seat, action, client_id)`` as insert parameters."""
+    return [{"table_id": t, "idx": i, "seat": s, "action": json.dumps(a), "client_id": c}
+            for t, i, s, a, c in rows]
+
+
 class Store:
     """Synchronous storage; every write is its own committed transaction.
 
@@ -180,13 +189,11 @@ class Store:
                       client_id: str | None = None) -> None:
         self.append_actions([(table_id, index, seat, action, client_id)])
 
-    def append_actions(self, rows: list[tuple[int, int, int, Any, str | None]]) -> None:
+    def append_actions(self, rows: list[ActionTuple]) -> None:
         """Insert action rows ``(table_id, index, seat, action, client_id)`` in one
         transaction: all are stored or none."""
         with self.engine.begin() as conn:
-            conn.execute(insert(self.actions), [
-                {"table_id": t, "idx": i, "seat": s, "action": json.dumps(a), "client_id": c}
-                for t, i, s, a, c in rows])
+            conn.execute(insert(self.actions), action_values(rows))
 
     def delete_table(self, table_id: int) -> None:
         with self.engine.begin() as conn:
@@ -226,9 +233,6 @@ class Store:
             rows = conn.execute(select(self.actions).where(self.actions.c.table_id == table_id)
                                 .order_by(self.actions.c.idx)).all()
             return [ActionRow(r.idx, r.seat, json.loads(r.action), r.client_id) for r in rows]
-
-
-ActionTuple = tuple[int, int, int, Any, str | None]
 
 
 class ActionWriter:
@@ -308,9 +312,7 @@ class ActionWriter:
             self._conn = self.store.engine.connect()
         conn = self._conn
         try:
-            conn.execute(self._insert, [
-                {"table_id": t, "idx": i, "seat": s, "action": json.dumps(a), "client_id": c}
-                for t, i, s, a, c in rows])
+            conn.execute(self._insert, action_values(rows))
             conn.commit()
         except Exception:
             # nothing half done stays behind, and a broken connection (a database
