@@ -220,3 +220,27 @@ def test_gymnasium_wrapper_illegal_policies():
     e.reset(seed=0)
     _, _, _, _, info = e.step(bad)
     assert info["illegal"]
+
+
+@pytest.mark.parametrize("name", ["president", "hockey", "pixmit", "hood_politix"])
+def test_every_card_a_hand_can_hold_has_a_slot(name):
+    """A card never met during the encoder's discovery still gets its own slot: the
+    vocabulary of a card place is every code views show cards by (Hood Politix shows
+    kinds such as ``G7``, not copies such as ``G7a``)."""
+    e = raw_env(name)
+    game = e.game
+    codes = game.view_card_codes or game.card_codes
+    labels = set(e.encoder.labels)
+    missing = [c for c in codes if f"view.hand[]={c}" not in labels]
+    assert not missing, missing
+    e.reset(seed=3)
+    for _ in range(200):  # and the hands met in play use those codes
+        if not e.agents:
+            break
+        agent = e.agent_selection
+        if e.terminations[agent] or e.truncations[agent]:
+            e.step(None)
+            continue
+        hand = e.state.view(e._seat_of[agent]).get("hand") or []
+        assert set(hand) <= set(codes), set(hand) - set(codes)
+        e.step(int(np.flatnonzero(e.action_mask(agent))[0]))

@@ -131,3 +131,36 @@ def test_exact_slot_values():
     got = inc.encode({"hand": ["4D"], "seats": [0], "n": 3, "s": "b a a", "f": False}, seat=0)
     assert nonzero(got) == {"header.seat=0": 1.0, "view.hand[]=4D": 1.0, "view.seats[]=0": 1.0,
                             "view.n": 0.75, "view.s=a": 2.0, "view.s=b": 1.0}
+
+
+def test_log_tail_shifts_equal_fresh_encodings():
+    """A log (a list of records of varying length) keeps its last ``TAIL`` entries, most
+    recent first; appended entries shift the older ones down instead of re-encoding
+    them. Every kind of change (appends, a sliding window, a reset, a prepend, an
+    edited or dropped entry, None entries) must give exactly the fresh encoding."""
+    game = get_spec("president").configure(None, {})
+    entry = [{"k": "play", "s": 1, "c": ["3C", "4D"]}, {"k": "pass", "s": 2},
+             {"k": "round", "r": 3}, {"k": "play", "s": 0, "c": ["2H"], "note": "x y"}]
+    samples = [{"log": entry[:i]} for i in range(5)] + [{"log": entry * 3}]
+    enc = ViewEncoder(game, samples)
+    assert any(label.startswith("view.log[-8]") for label in enc.labels)
+    rng = random.Random(5)
+    pool = [dict(e, s=rng.randrange(4)) if "s" in e else dict(e) for e in entry * 5]
+    log: list = []
+    inc = IncrementalEncoder(enc)
+    for step in range(600):
+        move = rng.randrange(9)
+        if move < 4:    # append 1-3 (the common case), sometimes more than the tail
+            log = log + rng.sample(pool, min(len(pool), rng.choice((1, 1, 2, 3, 9))))
+        elif move == 4:  # a window of the newest entries
+            log = log[-rng.randrange(1, 13):] + [rng.choice(pool)]
+        elif move == 5:  # a new round: the log starts over
+            log = [rng.choice(pool)] if rng.random() < 0.5 else []
+        elif move == 6:  # an entry in front, or a None entry
+            log = [rng.choice(pool)] + log if rng.random() < 0.5 else log + [None]
+        elif move == 7 and log:  # an entry edited in place (a new object), or dropped
+            i = rng.randrange(len(log))
+            log = log[:i] + ([dict(pool[0], s=9)] if rng.random() < 0.5 else []) + log[i + 1:]
+        view = {"log": list(log)}
+        got = inc.encode(view, 0)
+        assert np.array_equal(got, enc.encode(view, 0)), (step, move, log[-3:])

@@ -148,6 +148,9 @@ class Game(ABC):
     # -- cards and dealing ---------------------------------------------------
     #: Card codes indexed by card id (``"10H"``, ``"JK1"``); empty for a game without cards.
     card_codes: ClassVar[tuple[str, ...]] = ()
+    #: The codes views show cards by, where they are not ``card_codes`` (Hood Politix
+    #: shows kinds, ``G7``, not copies, ``G7a``): what the RL encoder gives slots to.
+    view_card_codes: ClassVar[tuple[str, ...]] = ()
 
     def card_id(self, code: str) -> int:
         try:

@@ -9,14 +9,16 @@ their union:
   magnitude seen during discovery (so most values land in [-1, 1]);
 * a string → one-hot over the strings (whitespace-separated tokens for texts such
   as ``"accuse 0 farmer"``) met at that place, plus an "other" slot; when any of
-  them is a card code, every code of ``game.card_codes`` gets a slot;
+  them is a card code, every code of ``game.view_card_codes`` (by default
+  ``game.card_codes``) gets a slot;
 * a list of strings (a hand, a pile, covered roles) → counts over that vocabulary
   (multi-hot; order is dropped, duplicates counted);
 * a list of small non-negative ints of varying length (seats that passed) →
   counts over ``0..max`` (a set of seats);
 * a list of fixed length (one entry per seat) → one sub-layout per position;
 * any other list of varying length (a log) → its length plus the last
-  ``TAIL`` entries, most recent first;
+  ``TAIL`` entries, most recent first; at the top level of the view every position
+  shares one sub-layout, so an appended entry shifts the others by a slice copy;
 * a dict → one sub-layout per key ever seen; a key or value that was sometimes
   missing or ``null`` gets a "present" slot.
 
@@ -79,14 +81,15 @@ def _tokens(s: str) -> list[str]:
     return s.split() if " " in s else [s]
 
 
-def _tok(s: Any, vocab: dict[str, int], other: int, D: array) -> None:
-    """A string not in the vocabulary: count its words (or "other") into ``D``."""
+def _tok(s: Any, vocab: dict[str, int], other: int, D: array, b: int = 0) -> None:
+    """A string not in the vocabulary: count its words (or "other") into ``D``
+    (``b``: the offset of the position written, in a log)."""
     if isinstance(s, str) and " " in s:
         get = vocab.get
         for t in s.split():
-            D[get(t, other)] += 1.0
+            D[b + get(t, other)] += 1.0
     else:
-        D[other] += 1.0
+        D[b + other] += 1.0
 
 
 class _Gen:
@@ -100,6 +103,10 @@ class _Gen:
         self.consts: dict[str, Any] = {"_tok": _tok, "repeat": itertools.repeat}
         self.lines: list[str] = []
         self.var = 0
+        #: prefix of every slot index written: "b + " in a log entry's function, whose
+        #: slots are those of the newest position and ``b`` moves them to another one
+        self.off = ""
+        self.tok_b = ""
 
     def const(self, value: Any) -> str:
         name = f"K{len(self.consts)}"
@@ -136,7 +143,7 @@ class _Gen:
         if not present:
             return
         if len(present) < len(values):
-            self.emit(depth, f"D[{L.take(label + '?')}] = 1.0")
+            self.emit(depth, f"D[{self.off}{L.take(label + '?')}] = 1.0")
         bools = [v for v in present if isinstance(v, bool)]
         nums = [v for v in present if _is_num(v)]
         strs = [v for v in present if isinstance(v, str)]
@@ -160,21 +167,21 @@ class _Gen:
 
         if bools:
             d = branch(f"{t} is bool")
-            self.emit(d, f"if {x}: D[{L.take(label)}] = 1.0")
+            self.emit(d, f"if {x}: D[{self.off}{L.take(label)}] = 1.0")
         if nums:
             if scale is None:
                 scale = float(max(1.0, max(abs(v) for v in nums)))
             slot = L.take(label, numeric=True)
             d = branch(f"{t} is int or {t} is float")
             self.emit(d, f"if {x}:")
-            self.emit(d + 1, f"D[{slot}] = {x} * {1.0 / scale!r}")
+            self.emit(d + 1, f"D[{self.off}{slot}] = {x} * {1.0 / scale!r}")
         if strs:
             vocab, other = self.vocab(strs, label)
             d = branch(f"{t} is str")
             j = self.fresh()
             self.emit(d, f"{j} = {vocab}.get({x})")
-            self.emit(d, f"if {j} is not None: D[{j}] = 1.0")
-            self.emit(d, f"else: _tok({x}, {vocab}, {other}, D)")
+            self.emit(d, f"if {j} is not None: D[{self.off}{j}] = 1.0")
+            self.emit(d, f"else: _tok({x}, {vocab}, {other}, D{self.tok_b})")
         if dicts:
             d = branch(f"{t} is dict")
             keys = list(dict.fromkeys(k for dv in dicts for k in dv))
@@ -208,11 +215,11 @@ class _Gen:
             if any(" " in s for s in elems):
                 self.emit(depth, f"for {e} in {x}:")
                 self.emit(depth + 1, f"{j} = {vocab}.get({e})")
-                self.emit(depth + 1, f"if {j} is not None: D[{j}] += 1.0")
-                self.emit(depth + 1, f"else: _tok({e}, {vocab}, {other}, D)")
+                self.emit(depth + 1, f"if {j} is not None: D[{self.off}{j}] += 1.0")
+                self.emit(depth + 1, f"else: _tok({e}, {vocab}, {other}, D{self.tok_b})")
             else:
                 self.emit(depth, f"for {j} in map({vocab}.get, {x}, repeat({other})):")
-                self.emit(depth + 1, f"D[{j}] {acc}")
+                self.emit(depth + 1, f"D[{self.off}{j}] {acc}")
             return
         ints = all(_is_num(e) and int(e) == e for e in elems)
         if ints and len(lengths) > 1 and min(elems) >= 0 and max(elems) < SMALL_INT:
@@ -223,7 +230,7 @@ class _Gen:
             e = self.fresh()
             self.emit(depth, f"for {e} in {x}:")
             self.emit(depth + 1, f"if type({e}) is int and 0 <= {e} < {top}: "
-                                 f"D[{base} + {e}] {acc}")
+                                 f"D[{self.off}{base} + {e}] {acc}")
             return
         n = self.fresh()
         self.emit(depth, f"{n} = len({x})")
@@ -242,7 +249,7 @@ class _Gen:
             return
         longest = max(lengths)
         slot = L.take(f"{label}.len", numeric=True)
-        self.emit(depth, f"if {n}: D[{slot}] = {n} * {1.0 / longest!r}")
+        self.emit(depth, f"if {n}: D[{self.off}{slot}] = {n} * {1.0 / longest!r}")
         for i in range(1, min(longest, TAIL) + 1):
             sub = [lst[-i] if len(lst) >= i else None for lst in lists]
             y = self.fresh()
@@ -260,7 +267,7 @@ class _Gen:
         Each part's slots form one contiguous range ``[lo, hi)`` of the layout (slots are
         taken in the order the code is generated), so a part can be re-encoded alone."""
         keys = list(dict.fromkeys(k for v in samples for k in v))
-        parts: list[tuple[tuple[Any, ...], str, int, int]] = []
+        parts: list[tuple[Any, ...]] = []  # (path, function name, lo, hi[, tail shape])
         #: per part: some place held both booleans and numbers (compare types there too)
         self.mixed_parts: list[bool] = []
 
@@ -278,6 +285,35 @@ class _Gen:
             if self.L.size > lo:  # parts without slots (always-empty lists) are left out
                 self.mixed_parts.append(self.mixed)
                 parts.append((path, name, lo, self.L.size))
+
+        def tail_part(path: tuple[Any, ...], label: str, lists: list[list[Any]]) -> None:
+            # A log: its length, then the last ``T`` entries, most recent first. Every
+            # position has the same sub-layout (one function writes an entry into the
+            # newest position's slots plus ``b``, ``i * stride`` for position i), so when
+            # entries are appended the older positions move down by a slice copy and
+            # only the new entries are encoded.
+            L = self.L
+            lo = L.size
+            longest = max(len(v) for v in lists)
+            T = min(longest, TAIL)
+            len_slot = L.take(f"{label}.len", numeric=True)
+            block = L.size
+            name = f"part{len(parts)}"
+            self.emit(0, f"def {name}(y, D, b):")
+            self.mixed = False
+            self.off, self.tok_b = "b + ", ", b"
+            self.node(f"{label}[-1]", [e for v in lists for e in v[-T:]], "y", 1)
+            self.off, self.tok_b = "", ""
+            self.emit(1, "return None")
+            self.lines.append("")
+            stride = L.size - block
+            numeric = set(L.numeric)
+            for i in range(2, T + 1):
+                for s in range(block, block + stride):
+                    L.take(L.labels[s].replace(f"{label}[-1]", f"{label}[-{i}]", 1),
+                           numeric=s in numeric)
+            self.mixed_parts.append(self.mixed)
+            parts.append((path, name, lo, L.size, (len_slot, 1.0 / longest, block, stride, T)))
 
         def nested(values: list[Any]) -> bool:  # some entry is a container
             return any(isinstance(e, (dict, list)) for v in values
@@ -300,12 +336,17 @@ class _Gen:
                 for i in range(min(lengths)):
                     part((k, i), f"{label}[{i}]", [v[i] for v in sub], scale)
                 continue
+            if all(isinstance(v, list) for v in sub) and len(lengths) > 1 and \
+                    not all(_is_scalar(e) for v in sub for e in v):
+                tail_part((k,), label, sub)
+                continue
             part((k,), label, sub)
         source = "\n".join(self.lines)
         namespace = dict(self.consts)
         exec(compile(source, "<spieltisch.rl view encoder>", "exec"), namespace)
         self.source = source
-        self.parts = [_Part(path, namespace[f], lo, hi) for path, f, lo, hi in parts]
+        self.parts = [_Part(p[0], namespace[p[1]], p[2], p[3]) if len(p) == 4 else
+                      _Tail(p[0], namespace[p[1]], p[2], p[3], *p[4]) for p in parts]
         return self.parts
 
 
@@ -318,6 +359,75 @@ class _Part:
     def __init__(self, path: tuple[Any, ...], fn: Callable[..., None], lo: int,
                  hi: int) -> None:
         self.path, self.fn, self.lo, self.hi = path, fn, lo, hi
+
+
+class _Tail(_Part):
+    """A log part: ``fn`` encodes the whole list (its slots zeroed before), ``update``
+    turns the encoding of ``old`` into that of ``new`` and shifts when entries were
+    appended. ``entry`` encodes one entry into the newest position."""
+
+    __slots__ = ("entry", "len_slot", "scale", "block", "stride", "T", "_blank")
+
+    def __init__(self, path: tuple[Any, ...], entry: Callable[..., None], lo: int, hi: int,
+                 len_slot: int, scale: float, block: int, stride: int, T: int) -> None:
+        super().__init__(path, self.encode, lo, hi)
+        self.entry, self.len_slot, self.scale = entry, len_slot, scale
+        self.block, self.stride, self.T = block, stride, T
+        self._blank = array("f", bytes(4 * stride))
+
+    def _push(self, entries: list[Any], D: array, filled: int) -> None:
+        """Shift the ``filled`` occupied positions down by one per entry (the oldest
+        falls off) and encode the entry as the newest."""
+        b, s, T = self.block, self.stride, self.T
+        entry, blank = self.entry, self._blank
+        for e in entries:
+            move = (filled if filled < T else T - 1) * s
+            if move:  # (an empty slice assignment would count as a resize)
+                D[b + s:b + s + move] = D[b:b + move]
+                D[b:b + s] = blank
+            filled += 1
+            if e is not None:
+                entry(e, D, 0)
+
+    def encode(self, y: Any, D: array) -> None:
+        if y.__class__ is not list:
+            raise TypeError("a log part holds a list")
+        if y:
+            D[self.len_slot] = len(y) * self.scale
+            b, s, entry = 0, self.stride, self.entry
+            for e in reversed(y[-self.T:]):
+                if e is not None:
+                    entry(e, D, b)
+                b += s
+
+    def update(self, old: Any, new: Any, D: array) -> None:
+        if old.__class__ is list and new.__class__ is list and old and new:
+            k = self._appended(old, new)
+            if k is not None:
+                D[self.len_slot] = len(new) * self.scale
+                if k:
+                    self._push(new[len(new) - k:], D, min(len(old), self.T))
+                return
+        D[self.lo:self.hi] = array("f", bytes(4 * (self.hi - self.lo)))
+        if new is not None:
+            self.encode(new, D)
+
+    def _appended(self, old: list[Any], new: list[Any]) -> int | None:
+        """How many entries ``new`` has after the tail of ``old`` (None: not an append)."""
+        T, n, m = self.T, len(new), len(old)
+        shown = min(T, n)
+        last = old[-1]
+        for k in range(shown):
+            # after a shift by k, positions k.. hold old's entries: old must fill them
+            # exactly (no gap, and none left over inside the shown positions)
+            if (m != n - k) if n < T else (m < T - k):
+                continue
+            e = new[n - 1 - k]
+            if e is last or e == last:
+                keep = shown - k
+                if new[n - k - keep:n - k] == old[m - keep:]:
+                    return k
+        return T if n >= T else None  # T pushes rewrite every position
 
 
 class ViewEncoder:
@@ -333,7 +443,7 @@ class ViewEncoder:
 
     def __init__(self, game: Game, samples: list[dict[str, Any]]) -> None:
         self.game = game
-        self.card_codes = tuple(game.card_codes)
+        self.card_codes = tuple(game.view_card_codes or game.card_codes)
         self._codes = set(self.card_codes)
         self.layout = _Layout()
         n = game.num_players
@@ -404,14 +514,20 @@ class ViewEncoder:
         else:
             lines.append("    flags = map(ne, new, values)")
         lines += ["    for i in compress(R, flags):",
-                  "        v = values[i] = new[i]",
+                  "        v = new[i]",
+                  "        if i in TAILS:",
+                  "            TAILS[i](values[i], v, D)",
+                  "            values[i] = v",
+                  "            continue",
+                  "        values[i] = v",
                   "        D[S[i]] = Z[i]",
                   "        if v is not None:",
                   "            F[i](v, D)",
                   "    return None"]
         fns = [p.fn for p in gen.parts]
+        tails = {i: p.update for i, p in enumerate(gen.parts) if isinstance(p, _Tail)}
         namespace = {"ne": operator.ne, "compress": itertools.compress, "EMPTY": {},
-                     "same": _same_types,
+                     "same": _same_types, "TAILS": tails,
                      "R": range(len(self.plan)), "F": fns,
                      "S": [slice(lo, hi) for _p, _f, _s, lo, hi in self.plan],
                      "Z": [array("f", bytes(4 * (hi - lo)))

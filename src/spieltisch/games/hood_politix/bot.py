@@ -18,10 +18,11 @@ from . import cards as C
 from .cards import (
     A_ACCEPT,
     A_ACCUSE,
-    A_EXCHANGE,
+    A_GIVE,
     A_PASS,
     A_PLAY,
     A_REVEAL,
+    A_TAKE,
     A_THROW,
     AARG_T,
     AFLAG_T,
@@ -122,10 +123,14 @@ class HeuristicBot(Bot):
         return score
 
     def _snitch(self, actions: list[int], types: list[int], view: dict) -> int:
-        exchanges = [a for a, t in zip(actions, types, strict=True) if t == A_EXCHANGE]
-        if exchanges:
-            return max(exchanges, key=lambda a: KEEP[KIND_TYPE[AKIND_T[a]]]
-                       - KEEP[KIND_TYPE[AARG_T[a]]])
+        # An exchange when it can give a card: take their best card, then give its
+        # least valuable one (the two choices are independent).
+        gives = [a for a, t in zip(actions, types, strict=True) if t == A_GIVE]
+        if gives:
+            return min(gives, key=lambda a: KEEP[KIND_TYPE[AKIND_T[a]]])
+        takes = [a for a, t in zip(actions, types, strict=True) if t == A_TAKE]
+        if takes:
+            return max(takes, key=lambda a: KEEP[KIND_TYPE[AKIND_T[a]]])
         reveals = [a for a, t in zip(actions, types, strict=True) if t == A_REVEAL]
         return max(reveals, key=lambda a: KEEP[KIND_TYPE[AKIND_T[a]]])
 

@@ -18,7 +18,8 @@ Action ids (fixed for every player count; seats go up to 7):
   throw     number kind [mic]     (throw-in)
   draw, accept, mic check, politix, end politix, release, pass
   reveal    kind                  (Snitch: show one of the target's cards)
-  exchange  their kind, my kind   (Snitch: swap one card each)
+  take      kind                  (Snitch exchange, step 1: the target's card to take)
+  give      kind                  (Snitch exchange, step 2: my card in return)
   accuse    seat fault            (mic-check, mic-drop, timeout)
   expire    move-timer / respekt / politix   (clock actions)
 """
@@ -124,7 +125,7 @@ for _t in range(NUM_KINDS):
 
 # -- actions -----------------------------------------------------------------------
 A_PLAY, A_THROW, A_DRAW, A_ACCEPT, A_MIC, A_POLITIX, A_END_POLITIX, A_RELEASE, A_PASS, \
-    A_REVEAL, A_EXCHANGE, A_ACCUSE, A_EXPIRE = range(13)
+    A_REVEAL, A_TAKE, A_GIVE, A_ACCUSE, A_EXPIRE = range(14)
 
 F_MIC_CHECK, F_MIC_DROP, F_TIMEOUT = range(3)
 FAULT_CODES = ("mic-check", "mic-drop", "timeout")
@@ -133,8 +134,8 @@ T_MOVE, T_RESPEKT, T_POLITIX = range(3)
 TIMER_CODES = ("move-timer", "respekt", "politix")
 
 ATYPE: list[int] = []
-AKIND: list[int] = []  # kind (play/throw/reveal), their kind (exchange), fault (accuse)
-AARG: list[int] = []   # target seat (play; -1 none), my kind (exchange), seat (accuse), timer
+AKIND: list[int] = []  # kind (play/throw/reveal/take/give), fault (accuse)
+AARG: list[int] = []   # target seat (play; -1 none), seat (accuse), timer (expire)
 AFLAG: list[int] = []  # mic flag (play/throw)
 
 
@@ -166,10 +167,9 @@ END_POLITIX = _add(A_END_POLITIX)
 RELEASE = _add(A_RELEASE)
 PASS = _add(A_PASS)
 REVEAL_ID = [_add(A_REVEAL, _k) for _k in range(NUM_KINDS)]
-EXCHANGE_BASE = len(ATYPE)
-for _k in range(NUM_KINDS):
-    for _m in range(NUM_KINDS):
-        _add(A_EXCHANGE, _k, _m)
+# The Snitch exchange is two steps (take theirs, then give mine): 2 x 72 ids, not 72 x 72.
+TAKE_ID = [_add(A_TAKE, _k) for _k in range(NUM_KINDS)]
+GIVE_ID = [_add(A_GIVE, _k) for _k in range(NUM_KINDS)]
 ACCUSE_ID = [[_add(A_ACCUSE, _f, _s) for _f in range(3)] for _s in range(MAX_SEATS)]
 EXPIRE_ID = [_add(A_EXPIRE, -1, _t) for _t in range(3)]
 NUM_ACTIONS = len(ATYPE)
@@ -179,10 +179,6 @@ ATYPE_T = tuple(ATYPE)
 AKIND_T = tuple(AKIND)
 AARG_T = tuple(AARG)
 AFLAG_T = tuple(AFLAG)
-
-
-def exchange_id(their_kind: int, my_kind: int) -> int:
-    return EXCHANGE_BASE + their_kind * NUM_KINDS + my_kind
 
 
 def kinds_of(mask: int) -> list[int]:

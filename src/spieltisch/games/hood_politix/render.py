@@ -60,5 +60,8 @@ def render(view: dict[str, Any]) -> str:
             lines.append(f"You know seat {s} holds: " + ", ".join(map(card_name, cards)))
         if view.get("snitch_look"):
             lines.append("Snitch look: " + ", ".join(map(card_name, view["snitch_look"])))
+        if view.get("snitch_take"):
+            lines.append(f"You take their {card_name(view['snitch_take'])}: give one of "
+                         "your cards for it")
         lines.append("Your hand: " + "  ".join(f"{c}" for c in view["hand"]))
     return "\n".join(lines)

@@ -45,14 +45,15 @@ from .cards import (
     A_ACCUSE,
     A_DRAW,
     A_END_POLITIX,
-    A_EXCHANGE,
     A_EXPIRE,
+    A_GIVE,
     A_MIC,
     A_PASS,
     A_PLAY,
     A_POLITIX,
     A_RELEASE,
     A_REVEAL,
+    A_TAKE,
     A_THROW,
     AARG_T,
     ACCEPT,
@@ -72,6 +73,7 @@ from .cards import (
     F_MIC_DROP,
     F_TIMEOUT,
     FIVEO,
+    GIVE_ID,
     IYF,
     KIND_CODES,
     KIND_COLOUR,
@@ -98,11 +100,11 @@ from .cards import (
     T_MOVE,
     T_POLITIX,
     T_RESPEKT,
+    TAKE_ID,
     TARGETED,
     THROW_ID,
     TYPE_MASK,
     codes,
-    exchange_id,
     first_of_kind,
     kinds_of,
 )
@@ -117,6 +119,9 @@ PHASE_NAMES = ("turn", "stack", "slap", "deal", "snitch", "mic_drop_window", "ov
 NO_PAUSE, P_POLITIX, P_RESPEKT = 0, 1, 2
 PAUSE_NAMES = (None, "politix", "respekt")
 
+#: _OTHERS[n][seat]: the other seats of an n-seat table, ascending.
+_OTHERS = tuple(tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
+                for n in range(C.MAX_SEATS + 1))
 FIVEO_MASK = TYPE_MASK[FIVEO]
 DEUCE_MASK = TYPE_MASK[DEUCE]
 IYF_MASK = TYPE_MASK[IYF]
@@ -128,6 +133,7 @@ RESPEKT_AT = 5
 
 class HoodPolitixGame(Game):
     card_codes = C.CARD_CODES
+    view_card_codes = C.KIND_CODES
 
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
         super().__init__(num_players, options)
@@ -188,10 +194,8 @@ class HoodPolitixGame(Game):
             if arg >= 0:
                 text += f" {arg}"
             return text + (" mic" if flag else "")
-        if typ == A_REVEAL:
-            return "reveal " + KIND_CODES[kind]
-        if typ == A_EXCHANGE:
-            return f"exchange {KIND_CODES[kind]} {KIND_CODES[arg]}"
+        if typ in _SNITCH_VERBS:
+            return _SNITCH_VERBS[typ] + " " + KIND_CODES[kind]
         if typ == A_ACCUSE:
             return f"accuse {arg} {C.FAULT_CODES[kind]}"
         if typ == A_EXPIRE:
@@ -208,12 +212,13 @@ class HoodPolitixGame(Game):
         if text in _SIMPLE_ACTIONS:
             return _SIMPLE_ACTIONS[text]
         verb, args = words[0], words[1:]
-        if verb in ("play", "throw", "reveal", "exchange") and args:
+        if verb == "exchange":
+            raise IllegalAction("the Snitch exchange is two actions: 'take PIY' (the card "
+                                "of theirs you take), then 'give G1' (yours in return)")
+        if verb in ("play", "throw", "reveal", "take", "give") and args:
             kind = _kind(args[0])
-            if verb == "reveal" and len(args) == 1:
-                return REVEAL_ID[kind]
-            if verb == "exchange" and len(args) == 2:
-                return exchange_id(kind, _kind(args[1]))
+            if verb in _SNITCH_IDS and len(args) == 1:
+                return _SNITCH_IDS[verb][kind]
             if verb in ("play", "throw"):
                 rest = args[1:]
                 flag = 0
@@ -264,8 +269,10 @@ class HoodPolitixGame(Game):
             return text + (" — Mic!" if flag else "")
         if typ == A_REVEAL:
             return "reveal their " + KIND_NAMES[kind]
-        if typ == A_EXCHANGE:
-            return f"take their {KIND_NAMES[kind]}, give your {KIND_NAMES[arg]}"
+        if typ == A_TAKE:
+            return f"take their {KIND_NAMES[kind]} (then give one of yours)"
+        if typ == A_GIVE:
+            return f"give your {KIND_NAMES[kind]} in exchange"
         if typ == A_ACCUSE:
             return f"accuse seat {arg}: {C.FAULT_NAMES[kind]}"
         if typ == A_EXPIRE:
@@ -291,6 +298,8 @@ def _kind(word: str) -> int:
     return k
 
 
+_SNITCH_VERBS = {A_REVEAL: "reveal", A_TAKE: "take", A_GIVE: "give"}
+_SNITCH_IDS = {"reveal": REVEAL_ID, "take": TAKE_ID, "give": GIVE_ID}
 _SIMPLE_TEXT = {A_DRAW: "draw", A_ACCEPT: "accept", A_MIC: "mic check", A_POLITIX: "politix",
                 A_END_POLITIX: "end politix", A_RELEASE: "release", A_PASS: "pass"}
 _SIMPLE_DESCRIPTION = {A_DRAW: "draw a card", A_ACCEPT: "accept the penalty",
@@ -337,6 +346,9 @@ class HoodPolitixState(State):
         self.pending = -1          # seat whose last card was a Deuce/IYF (§4)
         self.by = -1               # slapper, Deal player or Snitch player
         self.target = -1           # Deal / Snitch target
+        # The kind the Snitch player chose to take (``take``), until they ``give``; -1 none.
+        # Private: only their view shows it (the pair is one move for everyone else).
+        self.snitch_take = -1
         self.finish_order: list[int] = []
         self.pause = NO_PAUSE
         self.pause_seat = -1
@@ -399,7 +411,7 @@ class HoodPolitixState(State):
         self.stack = 0
         self.stack_iyf = False
         self.pending = -1
-        self.by = self.target = -1
+        self.by = self.target = self.snitch_take = -1
         self.finish_order = []
         self.pause = NO_PAUSE
         self.pause_seat = -1
@@ -422,12 +434,10 @@ class HoodPolitixState(State):
     def _next(self, p: int) -> int:
         """``next(p)``: the next seat in the direction that is IN or PENDING_FINISH."""
         n, d, st = self.n, self.direction, self.status
-        s = p
-        for _ in range(n):
+        s = (p + d) % n
+        while st[s] == FINISHED and s != p:
             s = (s + d) % n
-            if st[s] != FINISHED:
-                return s
-        return p
+        return s
 
     def _restart_timer(self) -> None:
         self.timer_since = self.move_number
@@ -448,6 +458,7 @@ class HoodPolitixState(State):
         draw = self.draw
         got = 0
         mask = 0
+        ids: list[int] = []  # for the event (cheaper than listing the mask's codes)
         while got < k:
             if not draw:
                 if len(self.discard) <= 1:
@@ -467,6 +478,7 @@ class HoodPolitixState(State):
                 self.unordered -= 1
             c = draw.pop()
             mask |= 1 << c
+            ids.append(c)
             got += 1
         if got:
             self.hands[seat] |= mask
@@ -479,9 +491,10 @@ class HoodPolitixState(State):
                 # The Snitch player is looking at this hand (§9.10): they see these too.
                 self.seen[self.by] |= mask
                 self.seen_any |= mask
-        drawn = [CARD_KIND_CODES[c]] if got == 1 else codes(mask)  # one card: the usual case
+        if got > 1:
+            ids.sort()  # lowest id first, as ``codes`` lists a hand
         events.append(Event("draw", seat, {"count": got, "reason": reason},
-                            {seat: {"cards": drawn}}))
+                            {seat: {"cards": [CARD_KIND_CODES[c] for c in ids]}}))
         return got
 
     def _take(self, seat: int, kind: int) -> int:
@@ -569,18 +582,23 @@ class HoodPolitixState(State):
             waiting = self.pause_seat
             return tuple(s for s in range(self.n) if s != waiting and st[s] != FINISHED
                          and self._accusable(s))
-        due = self.due
-        throw = KIND_MASK[self.top] if phase == TURN and self.top < NUMBER_KINDS else 0
+        top = self.top
+        throw = KIND_MASK[top] if phase == TURN and top < NUMBER_KINDS else 0
         hands, left, duty = self.hands, self.politix_left, self.mic_duty
-        # ``_accusable`` inlined (hot in search); no pause and no Mic Drop wait here.
         mic, drop, late = self.mic_open, self.drop_seat, self.expired
+        others = _OTHERS[self.n][self.due]
         out = []
-        for s in range(self.n):
-            if s == due or st[s] == FINISHED:
-                continue
-            if left[s] or hands[s] & throw or duty == s or mic & ~(1 << s) \
-                    or (drop >= 0 and drop != s) or late:
-                out.append(s)
+        if mic or drop >= 0 or late:
+            # ``_accusable`` inlined (hot in search); no pause and no Mic Drop wait here.
+            for s in others:
+                if st[s] != FINISHED and (left[s] or hands[s] & throw or duty == s
+                                          or mic & ~(1 << s) or (drop >= 0 and drop != s)
+                                          or late):
+                    out.append(s)
+        else:  # no open fault: the usual case
+            for s in others:
+                if st[s] != FINISHED and (left[s] or hands[s] & throw or duty == s):
+                    out.append(s)
         return tuple(out)
 
     def _accusable(self, s: int) -> bool:
@@ -645,14 +663,16 @@ class HoodPolitixState(State):
             elif phase == DEAL_R:
                 self._plays(seat, hand & FIVEO_MASK, small, out)
                 out.append(ACCEPT)
-            else:  # SNITCH_R
+            elif self.snitch_take >= 0:  # SNITCH_R, exchange half done: give a card
+                for m in kinds_of(hand):
+                    out.append(GIVE_ID[m])
+            else:  # SNITCH_R: reveal one of theirs, or take one (to give one of yours)
                 theirs = kinds_of(self.hands[self.target])
                 for k in theirs:
                     out.append(REVEAL_ID[k])
                 if hand:
-                    for m in kinds_of(hand):
-                        for k in theirs:
-                            out.append(exchange_id(k, m))
+                    for k in theirs:
+                        out.append(TAKE_ID[k])
         top = self.top
         if phase == TURN and top < NUMBER_KINDS and hand & KIND_MASK[top]:
             out.append(THROW_ID[top][0])
@@ -744,13 +764,22 @@ class HoodPolitixState(State):
             return illegal("the round is ending: accuse the missed Mic Drop or pass")
         if typ == A_PASS:
             return illegal("there is no Mic Drop window to let pass")
-        if typ == A_REVEAL or typ == A_EXCHANGE:
+        if typ == A_REVEAL or typ == A_TAKE or typ == A_GIVE:
             if self.phase != SNITCH_R or seat != self.due:
                 return illegal("there is no Snitch of yours to resolve")
+            taken = self.snitch_take
+            if taken >= 0:
+                if typ != A_GIVE:
+                    return illegal(f"you are taking their {KIND_CODES[taken]}: give one "
+                                   "of your cards for it ('give G1')")
+                return illegal(f"you hold no {KIND_CODES[kind]}")
+            if typ == A_GIVE:
+                return illegal("take one of their cards first ('take G1'), then give "
+                               "one of yours")
             if not self.hands[self.target] & KIND_MASK[kind]:
                 return illegal(f"seat {self.target} holds no {KIND_CODES[kind]}")
-            if typ == A_EXCHANGE:
-                return illegal(f"you hold no {KIND_CODES[arg]}")
+            if typ == A_TAKE:
+                return illegal("you have no card to give in exchange: reveal one of theirs")
             return illegal("not possible")
         hand = self.hands[seat]
         due = self.due
@@ -786,7 +815,7 @@ class HoodPolitixState(State):
             return (f"{KIND_CODES[kind]} does not match {KIND_CODES[self.top]} "
                     f"(colour {C.COLOURS[self.colour]})")
         if phase == SNITCH_R:
-            return "resolve your Snitch first (reveal or exchange)"
+            return "resolve your Snitch first (" + self._snitch_hint() + ")"
         if phase == STACK and KIND_TYPE[kind] == DEUCE and self.stack_iyf:
             return "a Deuce cannot go on a stack with In Yo Face"
         return "wrong response: " + self._response_hint()
@@ -800,7 +829,12 @@ class HoodPolitixState(State):
             return "answer the Pimp Slap with a matching Payback, 5-0, or accept"
         if phase == DEAL_R:
             return "block the Deal with 5-0, or accept"
-        return "resolve your Snitch (reveal or exchange)"
+        return "resolve your Snitch (" + self._snitch_hint() + ")"
+
+    def _snitch_hint(self) -> str:
+        if self.snitch_take >= 0:
+            return f"give one of your cards for their {KIND_CODES[self.snitch_take]}"
+        return "reveal one of their cards, or take one and give one of yours"
 
     def why_illegal(self, seat: int, action: int) -> str:
         return self.check(seat, action).reason or "legal"
@@ -844,8 +878,13 @@ class HoodPolitixState(State):
             self.pause = NO_PAUSE
             self._restart_timer()
             events.append(Event("pause_end", seat))
-        elif typ == A_REVEAL or typ == A_EXCHANGE:
-            self._resolve_snitch(seat, typ, AKIND_T[action], AARG_T[action], events)
+        elif typ == A_TAKE:
+            # Half an exchange: no move yet (no event, timer running, phase unchanged).
+            self.snitch_take = AKIND_T[action]
+        elif typ == A_REVEAL:
+            self._resolve_snitch(seat, AKIND_T[action], -1, events)
+        elif typ == A_GIVE:
+            self._resolve_snitch(seat, self.snitch_take, AKIND_T[action], events)
         elif typ == A_PASS:
             events.append(Event("mic_drop_passed", seat))
             self._end_round(events)
@@ -1024,14 +1063,15 @@ class HoodPolitixState(State):
         self._restart_timer()
         self._after_move(events)
 
-    def _resolve_snitch(self, seat: int, typ: int, kind: int, mine: int,
-                        events: list[Event]) -> None:
-        """§4 Snitch: reveal one of the target's cards to all, or swap one each."""
+    def _resolve_snitch(self, seat: int, kind: int, mine: int, events: list[Event]) -> None:
+        """§4 Snitch: reveal the target's ``kind`` to all (``mine`` -1), or swap it for
+        the Snitch player's ``mine`` (the ``give`` after a ``take``)."""
         self._begin_move()
+        self.snitch_take = -1
         t = self.target
         x = first_of_kind(self.hands[t], kind)
         bx = 1 << x
-        if typ == A_REVEAL:
+        if mine < 0:
             self.public |= bx
             self.seen_any |= bx
             events.append(Event("reveal", seat, {"target": t, "card": KIND_CODES[kind]}))
@@ -1241,6 +1281,8 @@ class HoodPolitixState(State):
                           if s != seat and self.hands[s] & known}
             if self.phase == SNITCH_R and seat == self.by:
                 v["snitch_look"] = codes(self.hands[self.target])
+                take = self.snitch_take
+                v["snitch_take"] = KIND_CODES[take] if take >= 0 else None
         return v
 
     def full_view(self) -> dict[str, Any]:
@@ -1267,6 +1309,12 @@ class HoodPolitixState(State):
         """
         s = self._copy(self.shuffler.reseeded(rng))
         n = self.n
+        if seat != self.by:
+            # Only the Snitch player knows of a pending take (their view alone shows it);
+            # anyone else sees a Snitch not yet resolved, and a redealt target may not
+            # even hold that kind. The Snitch player knows the target's whole hand, so
+            # their own samples keep it, and the take with it.
+            s.snitch_take = -1
         know = self.seen[seat] | self.public
         hands = [0] * n
         pool = 0

@@ -50,6 +50,12 @@ def test_random_games_keep_the_rules(n):
                 assert state.hands[s] == 0
         if state.phase != SNITCH_R:
             assert st[state.due] != FINISHED
+            assert state.snitch_take == -1
+        elif state.snitch_take >= 0:
+            # A pending take can always be completed: the target still holds the kind,
+            # the Snitch player has a card to give.
+            assert state.hands[state.target] & C.KIND_MASK[state.snitch_take]
+            assert state.hands[state.by]
         for s in state.out_of_turn():
             assert state.legal_actions(s), "an out-of-turn seat without an option"
             assert s not in state.to_act()
@@ -107,7 +113,9 @@ def test_snitch_reveal_and_exchange_knowledge():
     view = s.view(A)
     assert sorted(view["snitch_look"]) == sorted(C.codes(s.hands[CC]))
     assert "snitch_look" not in s.view(B)
-    act(s, A, "exchange PIY G1")
+    act(s, A, "take PIY")
+    assert s.phase == SNITCH_R and s.to_act() == (A,) and s.view(A)["snitch_take"] == "PIY"
+    act(s, A, "give G1")
     assert s.to_act() == (B,) and holds_kind(s, A, "PIY") and holds_kind(s, CC, "G1")
     # A knows C's whole hand; C knows A holds the In Yo Face; B knows nothing.
     assert sorted(s.view(A)["known"]["2"]) == sorted(C.codes(s.hands[CC]))
