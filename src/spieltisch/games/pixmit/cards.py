@@ -7,7 +7,8 @@ list of numbers into a mask.
 Scoring (spec §4) is an exact maximisation over every way to split a hand into
 disjoint scoring units. ``UNIT`` maps the mask of every unit that can matter to
 its ``(points, kind)``; ``best_layout`` searches the packings of those units
-inside a hand (memoised by mask), ``score`` caches results by hand.
+inside a hand (memoised by mask); ``score`` and ``cached_layout`` run the same
+search with one memo shared by every hand (sub-masks recur across hands).
 
 Units left out of ``UNIT`` because they can never raise the maximum (proved in
 rules.md and checked exhaustively by ``benchmarks/pixmit_scorer.py``): a
@@ -20,10 +21,18 @@ Action ids (see ``ActionSpace``): fixed offsets, one table per action kind.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
+
+from ...core.cards import code_lister
 
 NUM_CARDS = 33
 CARD_CODES: tuple[str, ...] = tuple(f"{i + 1:02d}" for i in range(NUM_CARDS))
+#: The card ids of a mask, ascending (table lookups 8 cards at a time: legal actions
+#: list the subsets of a hand at every turn).
+card_ids: Callable[[int], list[int]] = code_lister(range(NUM_CARDS))  # type: ignore[arg-type,assignment]
+#: The card codes of a mask, lowest id first (a fresh list).
+card_codes: Callable[[int], list[str]] = code_lister(CARD_CODES)
 
 
 def c(number: int) -> int:
@@ -216,19 +225,77 @@ def best_layout(hand: int) -> tuple[int, list[int]]:
     return total, layout
 
 
-_SCORE_CACHE: dict[int, int] = {}
-_CACHE_LIMIT = 400_000
+#: ``mask -> (f(mask), unit)`` for every mask met so far (bounded): the unit holding the
+#: mask's lowest card that a best layout of ``mask`` takes (0: that card stays unused).
+#: Both depend on the mask alone, and the search below asks only about sub-masks, so
+#: hands share the entries of their smaller parts. ``tests/test_scoring.py`` checks
+#: that it gives exactly ``best_layout``'s scores and layouts.
+_BEST: dict[int, tuple[int, int]] = {0: (0, 0)}
+_CACHE_LIMIT = 200_000
+
+
+def _partners() -> list[int]:
+    out = [0] * NUM_CARDS
+    for u, (_, kind) in UNIT.items():
+        if kind != GODS:
+            for x in range(NUM_CARDS):
+                if u >> x & 1:
+                    out[x] |= u & ~(1 << x)
+    return out
+
+
+#: The cards each card shares a unit with, Götter-Sätze aside: a Götter-Satz takes any
+#: two cards beside three FK members, so only a mask with three FK members needs them.
+_PARTNERS: list[int] = _partners()
+_FIRE = MEMBERS[FK]
+
+
+def _best(mask: int) -> tuple[int, int]:
+    """``best_layout``'s recursion with the memo shared by all hands."""
+    hit = _BEST.get(mask)
+    if hit is not None:
+        return hit
+    low = mask & -mask
+    rest = mask ^ low
+    best = _best(rest)[0]  # the lowest card left unused
+    choice = 0
+    get = UNIT.get
+    others = rest if (mask & _FIRE).bit_count() >= 3 else \
+        rest & _PARTNERS[low.bit_length() - 1]
+    sub = others
+    while sub:  # every unit with the lowest card (2+ cards), highest mask first
+        unit = sub | low
+        found = get(unit)
+        if found is not None:
+            value = found[0] + _best(mask ^ unit)[0]
+            if value > best:
+                best = value
+                choice = unit
+        sub = (sub - 1) & others
+    if len(_BEST) >= _CACHE_LIMIT:
+        _BEST.clear()
+        _BEST[0] = (0, 0)
+    hit = _BEST[mask] = (best, choice)
+    return hit
 
 
 def score(hand: int) -> int:
-    """``f(hand)``, the best score of a hand (cached by mask)."""
-    s = _SCORE_CACHE.get(hand)
-    if s is None:
-        s = best_layout(hand)[0]
-        if len(_SCORE_CACHE) >= _CACHE_LIMIT:
-            _SCORE_CACHE.clear()
-        _SCORE_CACHE[hand] = s
-    return s
+    """``f(hand)``, the best score of a hand (memoised by mask)."""
+    return _best(hand)[0]
+
+
+def cached_layout(hand: int) -> tuple[int, tuple[int, ...]]:
+    """``best_layout(hand)`` from the shared memo: the best score and its units."""
+    layout: list[int] = []
+    mask = hand
+    while mask:
+        choice = _best(mask)[1]
+        if choice:
+            layout.append(choice)
+            mask ^= choice
+        else:
+            mask ^= mask & -mask
+    return _best(hand)[0], tuple(layout)
 
 
 def annihilation_counts(hand: int) -> bool:
@@ -282,9 +349,13 @@ def may_call(hand: int) -> bool:
 
 def _joker_five(hand: int) -> bool:
     """Some 5 cards of ``hand`` form a 5-card set that includes 21 or 32."""
-    cards = [x for x in range(NUM_CARDS) if hand >> x & 1]
-    for five_cards in combinations(cards, 5):
-        mask = sum(1 << x for x in five_cards)
+    cards = card_ids(hand)
+    if len(cards) < 5:
+        return False
+    for left_out in combinations(cards, len(cards) - 5):  # the cards not in the five
+        mask = hand
+        for x in left_out:
+            mask ^= 1 << x
         if mask & JOKERS and mask in FIVE_SETS:
             return True
     return False
@@ -317,12 +388,11 @@ SUBSETS: list[int] = [1 << x for x in range(NUM_CARDS)] + [
 ]
 NUM_SUBSETS = len(SUBSETS)  # 561
 SUBSET_INDEX: dict[int, int] = {mask: i for i, mask in enumerate(SUBSETS)}
-PAIR_INDEX: list[list[int]] = [[-1] * NUM_CARDS for _ in range(NUM_CARDS)]
+#: Subset index of each pair ``(a, b)`` with ``a < b``.
+PAIR_OF: dict[tuple[int, int], int] = {}
 for _i, _mask in enumerate(SUBSETS):
     if _mask.bit_count() == 2:
-        _a = (_mask & -_mask).bit_length() - 1
-        _b = _mask.bit_length() - 1
-        PAIR_INDEX[_a][_b] = PAIR_INDEX[_b][_a] = _i
+        PAIR_OF[(_mask & -_mask).bit_length() - 1, _mask.bit_length() - 1] = _i
 SUBSET_CARDS: list[tuple[int, ...]] = [
     tuple(x for x in range(NUM_CARDS) if mask >> x & 1) for mask in SUBSETS
 ]
@@ -330,19 +400,16 @@ SUBSET_CARDS: list[tuple[int, ...]] = [
 
 def subsets_of(hand: int, k: int) -> list[int]:
     """Subset indices of the k-card subsets (k = 1 or 2) of ``hand``."""
-    cards = []
-    h = hand
-    while h:
-        low = h & -h
-        cards.append(low.bit_length() - 1)
-        h ^= low
-    if k == 1:
-        return cards
-    return [PAIR_INDEX[a][b] for i, a in enumerate(cards) for b in cards[i + 1:]]
+    cards = card_ids(hand)  # a single card's subset index is its id
+    return cards if k == 1 else pairs_of(cards)
+
+
+def pairs_of(cards: list[int]) -> list[int]:
+    """Subset indices of the pairs of ``cards`` (ascending ids), lowest pair first."""
+    return list(map(PAIR_OF.__getitem__, combinations(cards, 2)))
 
 
 def layout_text(hand: int) -> list[dict[str, object]]:
     """The Auslegung of ``hand`` as JSON: kind, cards, points."""
-    _, layout = best_layout(hand)
-    return [{"unit": UNIT[u][1], "cards": [CARD_CODES[x] for x in range(NUM_CARDS) if u >> x & 1],
-             "points": UNIT[u][0]} for u in layout]
+    _, layout = cached_layout(hand)
+    return [{"unit": UNIT[u][1], "cards": card_codes(u), "points": UNIT[u][0]} for u in layout]

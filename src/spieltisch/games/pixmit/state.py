@@ -31,8 +31,24 @@ ROUNDS = 3
 BIT21 = 1 << C.JOKER_21
 
 
-def _codes(mask: int) -> list[str]:
-    return [C.CARD_CODES[x] for x in _cards(mask)]
+#: A mask's card codes, lowest id first (a fresh list).
+_codes = C.card_codes
+
+# Read-only pieces shared by every view (docs/engine.md: a returned view is never
+# mutated, so views may share sub-objects; identical objects are also the cheapest for
+# consumers that compare views, like the RL encoder). Indexed by player count / seat.
+MAX_PLAYERS = 4
+#: ``to_act`` by ``_actors`` (nobody, or one seat).
+_TO_ACT: dict[tuple[int, ...], list[int]] = {(): [], **{(p,): [p] for p in range(MAX_PLAYERS)}}
+#: ``knowledge_used`` / ``creation_used`` by player count and mask of seats.
+_FLAGS: list[list[list[bool]]] = [
+    [[bool(mask >> p & 1) for p in range(n)] for mask in range(1 << n)]
+    for n in range(MAX_PLAYERS + 1)]
+#: Entries of ``known``: card x in seat p's hand, and card x at a stack position.
+_SEEN_IN_HAND: list[list[dict[str, Any]]] = [
+    [{"card": code, "seat": p} for code in C.CARD_CODES] for p in range(MAX_PLAYERS)]
+_SEEN_IN_STACK: list[list[dict[str, Any]]] = [
+    [{"card": code, "stack_from_top": i} for code in C.CARD_CODES] for i in range(C.NUM_CARDS)]
 
 
 class PixmitGame(Game):
@@ -135,6 +151,11 @@ class PixmitState(State):
         self.log: list[dict[str, Any]] = []
         self.reveals: list[dict[str, Any]] = []
         self.caller = -1
+        #: Seat holding card 21 (-1: in the stack); kept by ``_fix21``.
+        self.holder21 = -1
+        #: Counts changes of hands, stack and ``known`` (``_fix21`` follows every card
+        #: move; reveals and the end count too): a view's private part is rebuilt only then.
+        self.cards_version = 0
         self.call_conds: list[str] = []
         self.hunt: list[tuple[int, int]] = []
         self.hunt_eligible: list[int] = []
@@ -166,6 +187,7 @@ class PixmitState(State):
         s.__dict__.update(self.__dict__)
         s.__dict__.pop("_legal_cache", None)
         s.__dict__.pop("_final_cache", None)
+        s.__dict__.pop("_private_cache", None)
         s.shuffler = self.shuffler.copy()
         s.hands = self.hands[:]
         s.stack = self.stack[:]
@@ -216,18 +238,18 @@ class PixmitState(State):
                 out.append(A.CALL)
             if not self.used_knowledge >> a & 1 and hand & C.KNOWLEDGE == C.KNOWLEDGE:
                 out.append(A.KNOWLEDGE)
-            singles = C.subsets_of(hand, 1)
-            pairs = C.subsets_of(hand, 2) if len(singles) >= 2 else []
+            singles = C.card_ids(hand)  # a single card's subset index is its id
+            both = singles + C.pairs_of(singles)  # k ≤ |hand(T)|: pairs need 2 cards
             per = C.NUM_SUBSETS
             for t in range(self.game.num_players):
                 if t == a:
                     continue
                 base = A.OFFER_BASE + t * per
                 size_t = self.hands[t].bit_count()
-                if size_t >= 1:
-                    out.extend([base + s for s in singles])
                 if size_t >= 2:
-                    out.extend([base + s for s in pairs])
+                    out += [base + s for s in both]
+                elif size_t == 1:
+                    out += [base + s for s in singles]
             return out
         if phase == CLAIM:
             if self.game.beginner:
@@ -325,6 +347,7 @@ class PixmitState(State):
                 self.hunt.append((p, card))
                 self.log.append({"kind": "hunt", "seat": p, "card": C.CARD_CODES[card]})
                 events.append(Event("hunt", p, {"from": a, "card": C.CARD_CODES[card]}))
+            self._fix21()  # 21 itself may have been drawn
         self._end_game()
         return events
 
@@ -334,6 +357,7 @@ class PixmitState(State):
         self.used_knowledge |= 1 << a
         self.fresh = False
         self.known = [k | C.KNOWLEDGE for k in self.known]
+        self.cards_version += 1
         seen = self.stack[-2:][::-1]
         for x in seen:
             self.known[a] |= 1 << x
@@ -373,6 +397,7 @@ class PixmitState(State):
         a = self.active
         self.used_creation |= 1 << a
         self.known = [k | C.CREATION for k in self.known]
+        self.cards_version += 1
         self.reveals.append({"seat": a, "set": C.K_CREATION, "cards": _codes(C.CREATION),
                              "move": self.move_number})
         self.log.append({"kind": "creation", "seat": a})
@@ -461,8 +486,12 @@ class PixmitState(State):
         return self._end_turn(events)
 
     def _fix21(self) -> None:
-        """§3.8: the holder of 21 is public (in the stack: only that it is there)."""
-        if self._holder21() >= 0:
+        """§3.8: the holder of 21 is public (in the stack: only that it is there).
+
+        Called after every card move, so it also counts the change for the views."""
+        self.cards_version += 1
+        self.holder21 = self._holder21()
+        if self.holder21 >= 0:
             self.known = [k | BIT21 for k in self.known]
 
     def _holder21(self) -> int:
@@ -508,6 +537,7 @@ class PixmitState(State):
         self.claims = []
         self.target = -1
         self.known = [(1 << C.NUM_CARDS) - 1] * self.game.num_players
+        self.cards_version += 1
         self._set_phase(OVER)
 
     # -- end and scoring (§4) -------------------------------------------------------------
@@ -544,7 +574,7 @@ class PixmitState(State):
     def stats(self) -> dict[str, Any]:
         units: dict[str, int] = {}
         for h in self.hands:
-            for u in C.best_layout(h)[1]:
+            for u in C.cached_layout(h)[1]:
                 kind = C.UNIT[u][1]
                 units[kind] = units.get(kind, 0) + 1
         return {
@@ -567,7 +597,7 @@ class PixmitState(State):
     # -- information ------------------------------------------------------------------------
     def _common(self) -> dict[str, Any]:
         n = self.game.num_players
-        holder = self._holder21()
+        holder = self.holder21
         offer = None
         if self.phase in (CLAIM, RESPONSE, CREATION, RETURN, MESSENGER, DISCARD) and \
                 self.offer_cards:
@@ -581,14 +611,14 @@ class PixmitState(State):
             "start_player": self.start,
             "active": self.active,
             "phase": PHASES[self.phase],
-            "to_act": list(self._actors),
+            "to_act": _TO_ACT[self._actors],
             "may_call": self.phase == TURN and self.fresh,
-            "hand_sizes": [h.bit_count() for h in self.hands],
+            "hand_sizes": list(map(int.bit_count, self.hands)),
             "stack_size": len(self.stack),
             "holder_21": holder if holder >= 0 else "stack",
             "vetoes": list(self.vetoes),
-            "knowledge_used": [bool(self.used_knowledge >> p & 1) for p in range(n)],
-            "creation_used": [bool(self.used_creation >> p & 1) for p in range(n)],
+            "knowledge_used": _FLAGS[n][self.used_knowledge],
+            "creation_used": _FLAGS[n][self.used_creation],
             "reveals": list(self.reveals),
             "offer": offer,
             "log": self.log[-12:],
@@ -623,22 +653,38 @@ class PixmitState(State):
             out["final"] = self._final()
         if seat is None:
             return out
-        hand = self.hands[seat]
-        out["hand"] = _codes(hand)
-        out["score"] = C.score(hand)
+        out["hand"], out["score"], known = self._private(seat)
         if out["offer"] is not None and seat == self.active:
             out["offer"]["cards"] = [C.CARD_CODES[x] for x in self.offer_cards]
-        mine = self.known[seat]
-        known = []
-        for p, h in enumerate(self.hands):
-            if p == seat:
-                continue
-            known.extend({"card": C.CARD_CODES[x], "seat": p} for x in _cards(h & mine))
-        size = len(self.stack)
-        for i, x in enumerate(self.stack):
-            if mine >> x & 1:
-                known.append({"card": C.CARD_CODES[x], "stack_from_top": size - 1 - i})
         out["known"] = known
+        return out
+
+    def _private(self, seat: int) -> tuple[list[str], int, list[dict[str, Any]]]:
+        """The seat's hand, its score and the places it knows, shared read-only by its
+        views until cards move or become known (kept by owner id and ``cards_version``)."""
+        cache = self.__dict__.get("_private_cache")
+        if cache is None or cache[0] != id(self) or cache[1] != self.cards_version:
+            cache = self._private_cache = (id(self), self.cards_version, {})
+        got = cache[2].get(seat)
+        if got is None:
+            hand = self.hands[seat]
+            got = cache[2][seat] = (_codes(hand), C.score(hand), self._known_places(seat))
+        return got
+
+    def _known_places(self, seat: int) -> list[dict[str, Any]]:
+        """The cards of other hands, then of the stack (bottom first), whose place
+        ``seat`` knows (``known[seat]``); the entries are shared read-only dicts."""
+        mine = self.known[seat]
+        out: list[dict[str, Any]] = []
+        held = 0
+        for p, h in enumerate(self.hands):
+            held |= h
+            if p != seat and h & mine:
+                seen = _SEEN_IN_HAND[p]
+                out += [seen[x] for x in C.card_ids(h & mine)]
+        if mine & ~held:  # every card not in a hand is in the stack
+            top = len(self.stack) - 1
+            out += [_SEEN_IN_STACK[top - i][x] for i, x in enumerate(self.stack) if mine >> x & 1]
         return out
 
     def full_view(self) -> dict[str, Any]:

@@ -163,3 +163,35 @@ def test_standing_is_the_score_of_each_hand_now(n):
         state = play(n, "pro", 500 + seed, check)
         assert state.standing() == list(state.result().scores)
     assert rounds_seen == {1, 2, 3}
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_views_from_caches_equal_fresh_views(n):
+    """Views reuse per-state parts (the seat's hand, score and known places until cards
+    move; the final summary): along random games every seat's view, asked at every
+    step of one long-lived state, equals the view of a fresh clone (no caches), and
+    the known places list exactly what ``known`` says, other hands first."""
+    for mode in ("pro", "beginner"):
+        for seed in range(15):
+            game = get_spec("pixmit").configure(n, {"mode": mode})
+            state = game.new_state(seed=seed)
+            rng = random.Random(seed)
+            while True:
+                for seat in [*range(n), None]:
+                    view = state.view(seat)
+                    assert view == state.clone().view(seat)
+                    if seat is None:
+                        continue
+                    mine = state.known[seat]
+                    places = [(p, x) for p, h in enumerate(state.hands) if p != seat
+                              for x in range(C.NUM_CARDS) if (h & mine) >> x & 1]
+                    top = len(state.stack) - 1
+                    places += [("stack", top - i, x) for i, x in enumerate(state.stack)
+                               if mine >> x & 1]
+                    assert [(e["seat"], int(e["card"]) - 1) if "seat" in e else
+                            ("stack", e["stack_from_top"], int(e["card"]) - 1)
+                            for e in view["known"]] == places
+                if state.is_over():
+                    break
+                seat = state.to_act()[0]
+                state.apply(seat, rng.choice(state.legal_actions(seat)))

@@ -78,3 +78,21 @@ def test_every_six_card_hand():
         for x in cards:
             h |= 1 << x
         assert C.best_layout(h)[0] == ref(h)
+
+
+def test_shared_memo_gives_exactly_best_layout():
+    """``score`` / ``cached_layout`` (one memo for all hands) equal ``best_layout``, ties
+    included: final views show the layout. Hands of every size, in an order where
+    later hands reuse the sub-masks of earlier ones, and again after a cleared memo."""
+    rng = random.Random(17)
+    hands = [sum(1 << x for x in rng.sample(range(C.NUM_CARDS), rng.randint(0, 8)))
+             for _ in range(4000)]
+    hands += [u | (1 << x) for u in list(C.FIVE_SETS)[:300] for x in (0, 20, 31)]
+    for clear in (False, True):
+        if clear:
+            C._BEST.clear()
+            C._BEST[0] = (0, 0)
+        for h in hands:
+            total, layout = C.best_layout(h)
+            assert C.cached_layout(h) == (total, tuple(layout)), h
+            assert C.score(h) == total
