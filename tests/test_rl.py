@@ -227,7 +227,7 @@ def test_every_card_a_hand_can_hold_has_a_slot(name):
     """A card never met during the encoder's discovery still gets its own slot: the
     vocabulary of a card place is every code views show cards by (Hood Politix shows
     kinds such as ``G7``, not copies such as ``G7a``)."""
-    e = raw_env(name)
+    e = raw_env(name, observation="view")
     game = e.game
     codes = game.view_card_codes or game.card_codes
     labels = set(e.encoder.labels)

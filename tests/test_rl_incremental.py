@@ -29,7 +29,7 @@ GAMES = game_names()
 
 def _episode_steps(name: str, steps: int, seed: int):
     """(env, agent, obs) along random masked play, across episode boundaries."""
-    e = raw_env(name)
+    e = raw_env(name, observation="view")  # the generic encoding, for every game
     e.reset(seed=seed)
     rng = random.Random(seed)
     for _ in range(steps):
@@ -56,7 +56,7 @@ def test_incremental_equals_fresh_encoding(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_parts_cover_the_layout(name):
-    enc = raw_env(name).encoder
+    enc = raw_env(name, observation="view").encoder
     bounds = [(lo, hi) for _path, _f, _s, lo, hi in enc.plan]
     assert bounds[0][0] == enc.header
     assert all(lo < hi for lo, hi in bounds)

@@ -35,6 +35,7 @@ from .options import Option, validate_options
 if TYPE_CHECKING:
     from ..bots.base import Bot
     from .cards import Shuffler
+    from .observation import Observer
 
 Json = Any
 
@@ -219,6 +220,11 @@ class Game(ABC):
     def bots(self) -> dict[str, type[Bot]]:
         """Game-specific bots by name (e.g. ``"heuristic"``)."""
         return {}
+
+    def observer(self) -> Observer | None:
+        """This game's own numeric observation for RL (``core.observation``), or None:
+        the RL layer then encodes the JSON view generically."""
+        return None
 
 
 class State(ABC):

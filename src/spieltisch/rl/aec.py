@@ -29,7 +29,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from ..core.game import Game, IllegalAction, State
 from ..core.registry import get_spec
 from ..runner import StuckGame
-from .encoding import IncrementalEncoder, ViewEncoder, encoder_for
+from .encoding import IncrementalEncoder, StateEncoder, ViewEncoder, encoder_for
 
 
 class SpieltischAEC(AECEnv):
@@ -40,7 +40,8 @@ class SpieltischAEC(AECEnv):
 
     def __init__(self, game: str | Game, num_players: int | None = None,
                  render_mode: str | None = None, illegal_reward: float | None = -1.0,
-                 max_cycles: int | None = None, **rule_options: Any) -> None:
+                 max_cycles: int | None = None, observation: str = "auto",
+                 **rule_options: Any) -> None:
         super().__init__()
         if isinstance(game, Game):
             if rule_options or (num_players is not None and num_players != game.num_players):
@@ -61,8 +62,11 @@ class SpieltischAEC(AECEnv):
         self.DECLINE = g.num_actions
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
-        self.encoder: ViewEncoder = encoder_for(g)
-        self._inc = IncrementalEncoder(self.encoder)
+        #: The game's own observer where it has one, else the generic view encoding
+        #: (``observation="view"`` forces the latter; see docs/rl.md).
+        self.encoder: ViewEncoder | StateEncoder = encoder_for(g, observation)
+        self._from_state = isinstance(self.encoder, StateEncoder)
+        self._inc = None if self._from_state else IncrementalEncoder(self.encoder)
         obs_box = gymnasium.spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
         mask_box = gymnasium.spaces.Box(0, 1, (g.num_actions + 1,), dtype=np.int8)
         self.observation_spaces = {
@@ -237,8 +241,11 @@ class SpieltischAEC(AECEnv):
         if key == self._obs_key and self._obs is not None:
             return self._obs
         polled = seat == self._poll_seat
-        obs = self._inc.encode(st.view(seat), seat, polled and self._poll_required,
-                               polled and not self._poll_required)
+        required, optional = polled and self._poll_required, polled and not self._poll_required
+        if self._from_state:
+            obs = self.encoder.encode_state(st, seat, required, optional)  # type: ignore[union-attr]
+        else:
+            obs = self._inc.encode(st.view(seat), seat, required, optional)  # type: ignore[union-attr]
         self._obs = {"observation": obs, "action_mask": self.action_mask(agent)}
         self._obs_key = key
         return self._obs
@@ -287,7 +294,8 @@ class SpieltischAEC(AECEnv):
 
 def raw_env(game: str | Game, num_players: int | None = None, render_mode: str | None = None,
             **kwargs: Any) -> SpieltischAEC:
-    """The unwrapped AEC environment (``illegal_reward``, ``max_cycles``, rule options)."""
+    """The unwrapped AEC environment (``illegal_reward``, ``max_cycles``,
+    ``observation="auto"|"view"``, rule options)."""
     return SpieltischAEC(game, num_players=num_players, render_mode=render_mode, **kwargs)
 
 

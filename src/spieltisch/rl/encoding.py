@@ -38,7 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.game import Game
+from ..core.game import Game, State
+from ..core.observation import Observer
 
 #: Entries kept from the end of a variable-length list of structured items (logs).
 TAIL = 8
@@ -640,17 +641,60 @@ def discover_views(game: Game, games: int = 4, max_states: int = 240,
     return out
 
 
-_CACHE: dict[tuple[Any, ...], ViewEncoder] = {}
+class StateEncoder:
+    """The observation of a game with its own ``Observer`` (``core.observation``): the
+    observer's slots, written straight from the state, then the header (the observing
+    seat one-hot, "the game waits for me", "I may act out of turn")."""
+
+    def __init__(self, game: Game, observer: Observer) -> None:
+        self.game = game
+        self.observer = observer
+        n = game.num_players
+        base = observer.size
+        self.seat_slot = base
+        self.required_slot = base + n
+        self.optional_slot = base + n + 1
+        self.labels = [*observer.labels, *(f"header.seat={s}" for s in range(n)),
+                       "header.required", "header.optional"]
+        self.size = len(self.labels)
+        low = np.zeros(self.size, dtype=np.float32)
+        low[observer.numeric] = -BIG
+        self.low = low
+        self.high = np.full(self.size, BIG, dtype=np.float32)
+        self._zeros = bytes(4 * self.size)
+
+    def encode_state(self, state: State, seat: int, required: bool = False,
+                     optional: bool = False) -> np.ndarray:
+        """A fresh float32 array: what ``seat`` sees of ``state``."""
+        D = array("f", self._zeros)
+        self.observer.write(state, seat, D)
+        D[self.seat_slot + seat] = 1.0
+        if required:
+            D[self.required_slot] = 1.0
+        if optional:
+            D[self.optional_slot] = 1.0
+        return np.frombuffer(D, dtype=np.float32)  # writable, owns its fresh buffer
 
 
-def encoder_for(game: Game) -> ViewEncoder:
-    """The (cached) encoder of a configured game."""
-    key = (game.name, game.num_players, tuple(sorted(game.options.items())))
+_CACHE: dict[tuple[Any, ...], ViewEncoder | StateEncoder] = {}
+
+
+def encoder_for(game: Game, observation: str = "auto") -> ViewEncoder | StateEncoder:
+    """The (cached) encoder of a configured game: its own observer where it has one
+    (``observation="auto"``), else, or with ``observation="view"``, the generic
+    encoding of its JSON view."""
+    if observation not in ("auto", "view"):
+        raise ValueError(f"observation must be 'auto' or 'view', not {observation!r}")
+    observer = game.observer() if observation == "auto" else None
+    key = (game.name, game.num_players, tuple(sorted(game.options.items())),
+           observer is not None)
     enc = _CACHE.get(key)
     if enc is None:
-        enc = ViewEncoder(game, discover_views(game))
+        enc = StateEncoder(game, observer) if observer is not None else \
+            ViewEncoder(game, discover_views(game))
         _CACHE[key] = enc
     return enc
 
 
-__all__ = ["TAIL", "IncrementalEncoder", "ViewEncoder", "discover_views", "encoder_for"]
+__all__ = ["TAIL", "IncrementalEncoder", "StateEncoder", "ViewEncoder", "discover_views",
+           "encoder_for"]

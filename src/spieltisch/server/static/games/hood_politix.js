@@ -67,6 +67,7 @@ export default {
     for (const [s, cs] of Object.entries(v.revealed || {})) h += `<div>Revealed in ${esc(who(ctx, +s))}'s hand: ${cards(cs, card)}</div>`;
     for (const [s, cs] of Object.entries(v.known || {})) h += `<div>You know ${esc(who(ctx, +s))} holds: ${cards(cs, card)}</div>`;
     if (v.snitch_look) h += `<div>Snitch look: ${cards(v.snitch_look, card)}</div>`;
+    if (v.snitch_take) h += `<div>Taking their ${card(v.snitch_take)}: now give one of yours</div>`;
     if (v.buried?.length) h += `<details><summary>Buried (${v.buried.length})</summary>${cards(v.buried, card)}</details>`;
     return h + allHands(v, ctx, card);
   },
