@@ -108,7 +108,9 @@ class Shuffler:
         return chosen if chosen >= 0 else self.rng.randrange(num_players)
 
     def copy(self) -> Shuffler:
-        rng = random.Random()
+        # ``Random()`` would first seed itself from the OS (most of a copy's cost) only
+        # for ``setstate`` to replace it.
+        rng = random.Random.__new__(random.Random)
         rng.setstate(self.rng.getstate())
         return Shuffler(rng, [list(o) for o in self.stacked])
 

@@ -183,8 +183,9 @@ class HeuristicBot(Bot):
                 else:
                     self.lies[s] += 1
 
-    def beliefs(self, view: dict[str, Any]) -> dict[int, list[float]]:
-        """P(identity) for every other seat (known cards as certainties)."""
+    def beliefs(self, view: dict[str, Any], only: int | None = None) -> dict[int, list[float]]:
+        """P(identity) for every other seat (known cards as certainties); ``only``: for
+        that seat alone (the others are not computed)."""
         k = self._update(view)
         me = self.seat
         copies = [2] * NUM_IDENTITIES
@@ -200,7 +201,7 @@ class HeuristicBot(Bot):
         out: dict[int, list[float]] = {}
         shown = view["shown_to_me"]
         for s, p in enumerate(seats):
-            if s == me:
+            if s == me or (only is not None and s != only):
                 continue
             if s in known:
                 out[s] = [1.0 if x == known[s] else 0.0 for x in RANGE7]
@@ -328,7 +329,7 @@ class HeuristicBot(Bot):
         seat = claim["seat"]
         if seat == self.seat:
             return 1.0
-        b = self.beliefs(view)
+        b = self.beliefs(view, only=seat)  # (a doubt window asks every seat: keep it cheap)
         return b[seat][IDX[claim["identity"]]] if seat in b else 1.0
 
     def _stake(self, view: dict[str, Any]) -> int:
