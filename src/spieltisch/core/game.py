@@ -222,8 +222,19 @@ class Game(ABC):
         return {}
 
     def observer(self) -> Observer | None:
-        """This game's own numeric observation for RL (``core.observation``), or None:
-        the RL layer then encodes the JSON view generically."""
+        """This game's own numeric observation for RL (``core.observation``), one per
+        game object (an observer may keep what it last wrote), or None: the RL layer
+        then encodes the JSON view generically."""
+        cls = self.observer_class()
+        if cls is None:
+            return None
+        obs: Observer | None = self.__dict__.get("_observer")
+        if obs is None:
+            obs = self._observer = cls(self)
+        return obs
+
+    def observer_class(self) -> type[Observer] | None:
+        """The game's ``Observer`` subclass, if it has one (see ``observer``)."""
         return None
 
 

@@ -676,7 +676,7 @@ class StateEncoder:
         return np.frombuffer(D, dtype=np.float32)  # writable, owns its fresh buffer
 
 
-_CACHE: dict[tuple[Any, ...], ViewEncoder | StateEncoder] = {}
+_CACHE: dict[tuple[Any, ...], ViewEncoder] = {}
 
 
 def encoder_for(game: Game, observation: str = "auto") -> ViewEncoder | StateEncoder:
@@ -686,12 +686,14 @@ def encoder_for(game: Game, observation: str = "auto") -> ViewEncoder | StateEnc
     if observation not in ("auto", "view"):
         raise ValueError(f"observation must be 'auto' or 'view', not {observation!r}")
     observer = game.observer() if observation == "auto" else None
-    key = (game.name, game.num_players, tuple(sorted(game.options.items())),
-           observer is not None)
+    if observer is not None:
+        # Per game object, not per configuration: an observer may keep what it last
+        # wrote (to rewrite only what changed), so environments do not share one.
+        return StateEncoder(game, observer)
+    key = (game.name, game.num_players, tuple(sorted(game.options.items())))
     enc = _CACHE.get(key)
     if enc is None:
-        enc = StateEncoder(game, observer) if observer is not None else \
-            ViewEncoder(game, discover_views(game))
+        enc = ViewEncoder(game, discover_views(game))
         _CACHE[key] = enc
     return enc
 

@@ -188,14 +188,11 @@ class HoaxGame(Game):
 
         return {"heuristic": HeuristicBot}
 
-    def observer(self) -> Observer:
-        """HOAX's own RL observation (``observation.py``), one per configured game."""
-        obs = self.__dict__.get("_observer")
-        if obs is None:
-            from .observation import HoaxObserver
+    def observer_class(self) -> type[Observer]:
+        """HOAX's own RL observation (``observation.py``)."""
+        from .observation import HoaxObserver  # (it imports this module)
 
-            obs = self._observer = HoaxObserver(self)
-        return obs  # type: ignore[no-any-return]
+        return HoaxObserver
 
 
 class HoaxState(State):

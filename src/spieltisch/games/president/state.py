@@ -12,6 +12,7 @@ from typing import Any
 
 from ...core.cards import Shuffler, cards_of
 from ...core.game import Event, Game, IllegalAction, Result, State
+from ...core.observation import Observer
 from . import cards as C
 from .cards import (
     BEATING,
@@ -120,6 +121,12 @@ class PresidentGame(Game):
         from .bot import HeuristicBot
 
         return {"heuristic": HeuristicBot}
+
+    def observer_class(self) -> type[Observer]:
+        """President's own RL observation (``observation.py``)."""
+        from .observation import PresidentObserver  # (it imports this module)
+
+        return PresidentObserver
 
 
 class PresidentState(State):

@@ -1,0 +1,198 @@
+"""President's own RL observation (``observation.py``): the view's information, nothing more."""
+
+from __future__ import annotations
+
+import json
+import random
+from array import array
+
+import pytest
+
+from spieltisch.core import get_spec
+from spieltisch.games.president.observation import PresidentObserver
+from spieltisch.games.president.state import PresidentState
+
+from .conftest import C_, A, B, D, act, new_state
+
+
+def observe(obs: PresidentObserver, state: PresidentState, seat: int) -> array:
+    out = array("f", bytes(4 * obs.size))
+    obs.write(state, seat, out)
+    return out
+
+
+def nonzero(obs: PresidentObserver, out: array, prefix: str) -> dict[str, float]:
+    """The slots under ``prefix`` that are set, by the rest of their label."""
+    return {label[len(prefix):]: out[i] for i, label in enumerate(obs.labels)
+            if label.startswith(prefix) and out[i]}
+
+
+def random_states(n: int, games: int, seed: int = 0, skip_rule: bool = False):
+    """States of random play, one game after the other; yields the live state."""
+    game = get_spec("president").configure(n, {"skip_rule": skip_rule})
+    for g in range(games):
+        s = game.new_state(seed=seed + g)
+        rng = random.Random(seed + g)
+        while not s.is_over():
+            p = s.to_act()[0]
+            s.apply(p, rng.choice(s.legal_actions(p)))
+            yield s
+
+
+@pytest.mark.parametrize("n", [4, 5, 6, 7, 8])
+def test_the_observation_is_a_function_of_the_view(n):
+    game = get_spec("president").configure(n, {"skip_rule": n % 2 == 1})
+    obs = game.observer()  # writes the live state after every action, as an env does
+    other = PresidentObserver(game)  # writes determinisations and fresh clones
+    by_view: dict[str, bytes] = {}
+    by_obs: dict[tuple[int, bytes], str] = {}
+    rng = random.Random(n)
+    checked = 0
+    for k, s in enumerate(random_states(n, 3, seed=10 * n, skip_rule=n % 2 == 1)):
+        first = observe(obs, s, k % n).tobytes()
+        if k % 5:
+            continue
+        for seat in range(n):
+            got = first if seat == k % n else observe(obs, s, seat).tobytes()
+            key = json.dumps(s.view(seat), sort_keys=True)
+            assert by_view.setdefault(key, got) == got, "equal views, equal observations"
+            # and the converse (with the env's header: the seat): nothing of the view
+            # is lost
+            assert by_obs.setdefault((seat, got), key) == key
+            # what the seat cannot see can be anything consistent with what it saw
+            d = s.determinise(seat, rng)
+            assert observe(other, d, seat).tobytes() == got
+            # the kept standing changes nothing: a fresh observer writes the same
+            assert observe(PresidentObserver(game), s, seat).tobytes() == got
+            checked += 1
+    assert checked >= 300
+    assert len(by_view) == checked  # every view differs (a move changes the view)
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_slots_match_the_view(n):
+    game = get_spec("president").configure(n, {})
+    obs = game.observer()
+    cards = set(game.card_codes)
+    seen = set()
+    for k, s in enumerate(random_states(n, 2, seed=n)):
+        if k % 3:
+            continue
+        seat = k % n
+        out = observe(obs, s, seat)
+        v = s.view(seat)
+        seen.add(v["phase"])
+        assert nonzero(obs, out, "phase=") == {v["phase"]: 1.0}
+        assert out[obs.labels.index("round")] == pytest.approx(v["round"] / 10)
+        assert nonzero(obs, out, "to_act=") == {str(p): 1.0 for p in v["to_act"]}
+        assert nonzero(obs, out, "revolution") == ({"": 1.0} if v["revolution"] else {})
+        max_hand = -(-54 // n)
+        for p in range(n):
+            assert out[obs.labels.index(f"score.seat{p}")] == pytest.approx(
+                v["scores"][p] / 50)
+            assert out[obs.labels.index(f"hand_size.seat{p}")] == pytest.approx(
+                v["hand_sizes"][p] / max_hand)
+            place = v["finished"].index(p) + 1 if p in v["finished"] else None
+            assert nonzero(obs, out, f"place.seat{p}=") == (
+                {str(place): 1.0} if place else {})
+            role = v["roles"].get(str(p))
+            assert nonzero(obs, out, f"role.seat{p}=") == ({role: 1.0} if role else {})
+        pile = v["pile"]
+        assert nonzero(obs, out, "pile.size=") == (
+            {str(pile["size"]): 1.0} if pile["size"] else {})
+        assert set(nonzero(obs, out, "pile.top=")) == set(pile["top"]) <= cards
+        assert nonzero(obs, out, "pile.owner=") == (
+            {str(pile["owner"]): 1.0} if pile["owner"] >= 0 else {})
+        assert set(nonzero(obs, out, "pile.passed=")) == {str(p) for p in pile["passed"]}
+        assert nonzero(obs, out, "exchange[") == {
+            key: val for i, step in enumerate(v["exchange"]) for key, val in (
+                (f"{i}].from={step['from']}", 1.0), (f"{i}].to={step['to']}", 1.0),
+                (f"{i}].count", step["count"] / 2))}
+        assert set(nonzero(obs, out, "played=")) == set(v["played"])
+        assert set(nonzero(obs, out, "hand=")) == set(v["hand"])
+        assert set(nonzero(obs, out, "received=")) == set(v["received"])
+        assert set(nonzero(obs, out, "gave.to=")) == set(v["gave"])
+        assert set(nonzero(obs, out, "gave=")) == {c for m in v["gave"].values() for c in m}
+    assert seen == {"play", "exchange", "over"}
+
+
+def test_a_pile_and_a_revolution_in_the_slots():
+    s = new_state({A: ["5C", "5D", "5H", "5S", "9C"], B: ["7C", "7D", "7H", "7S"],
+                   C_: ["JK1"]})
+    obs = s.game.observer()
+    act(s, A, "play 5C 5D 5H 5S")  # four of a kind: revolution
+    act(s, B, "pass")
+    out = observe(obs, s, C_)
+    assert nonzero(obs, out, "revolution") == {"": 1.0}
+    assert nonzero(obs, out, "pile.") == {
+        "size=4": 1.0, "top=5C": 1.0, "top=5D": 1.0, "top=5H": 1.0, "top=5S": 1.0,
+        "owner=0": 1.0, "passed=1": 1.0}
+    assert nonzero(obs, out, "played=") == {"5C": 1.0, "5D": 1.0, "5H": 1.0, "5S": 1.0}
+    assert nonzero(obs, out, "to_act=") == {"2": 1.0}
+    assert "JK1" in nonzero(obs, out, "hand=")
+    assert "JK1" not in nonzero(obs, observe(obs, s, A), "hand=")
+    assert nonzero(obs, out, "hand_size.") == {
+        "seat0": pytest.approx(10 / 14), "seat1": 1.0, "seat2": pytest.approx(13 / 14),
+        "seat3": pytest.approx(13 / 14)}
+    act(s, C_, "play JK1")  # a single Joker trumps the four
+    out = observe(obs, s, D)
+    assert nonzero(obs, out, "pile.") == {"size=4": 1.0, "top=JK1": 1.0, "owner=2": 1.0,
+                                          "passed=1": 1.0}
+
+
+def test_the_exchange_in_the_slots():
+    s = new_state({}, n=4)
+    obs = s.game.observer()
+    rng = random.Random(0)
+    while s.round == 1:  # play out round 1 at random
+        p = s.to_act()[0]
+        s.apply(p, rng.choice(s.legal_actions(p)))
+    president, pm, peasant, beggar = s.last_order
+    out = observe(obs, s, president)
+    assert nonzero(obs, out, "phase=") == {"exchange": 1.0}
+    assert nonzero(obs, out, "role.") == {
+        f"seat{president}=president": 1.0, f"seat{pm}=prime_minister": 1.0,
+        f"seat{peasant}=peasant": 1.0, f"seat{beggar}=beggar": 1.0}
+    # the Beggar's two highest cards went to the President at once
+    got = s.received[president]
+    assert got.bit_count() == 2
+    assert set(nonzero(obs, out, "received=")) == set(s.game.card_codes[c] for c in range(54)
+                                                     if got >> c & 1)
+    assert nonzero(obs, out, "exchange[") == {
+        f"0].from={president}": 1.0, f"0].to={beggar}": 1.0, "0].count": 1.0,
+        f"1].from={peasant}": 1.0, f"1].to={pm}": 1.0, "1].count": 0.5,
+        f"2].from={pm}": 1.0, f"2].to={peasant}": 1.0, "2].count": 0.5}
+    assert nonzero(obs, out, "gave") == {}
+    # the Beggar knows what it gave, and to whom
+    assert set(nonzero(obs, observe(obs, s, beggar), "gave")) == {
+        f".to={president}", *(f"={c}" for c in nonzero(obs, out, "received="))}
+    assert nonzero(obs, observe(obs, s, pm), "gave") == {}
+
+
+def test_layout():
+    game = get_spec("president").configure(5, {})
+    obs = game.observer()
+    assert game.observer() is obs
+    assert len(set(obs.labels)) == obs.size
+    numeric = {obs.labels[i] for i in obs.numeric}
+    assert numeric == {"round", "exchange[0].count", "exchange[1].count", "exchange[2].count",
+                       *(f"{part}.seat{s}" for part in ("score", "hand_size")
+                         for s in range(5))}
+    assert [label for label in obs.labels if label.startswith("role.seat0=")] == [
+        "role.seat0=president", "role.seat0=prime_minister", "role.seat0=citizen",
+        "role.seat0=peasant", "role.seat0=beggar"]
+    hand = obs.labels.index("hand=3C")  # one slot per card, in card id order
+    assert obs.labels[hand:hand + 54] == [f"hand={c}" for c in game.card_codes]
+    assert obs.labels[-1] == "gave=JK2"
+    # the layout depends only on the configuration
+    assert PresidentObserver(get_spec("president").configure(5, {})).labels == obs.labels
+    assert "role.seat0=citizen" not in PresidentObserver(
+        get_spec("president").configure(4, {})).labels
+
+
+def test_the_env_uses_it():
+    from spieltisch.rl import raw_env
+
+    e = raw_env("president")
+    assert isinstance(e.encoder.observer, PresidentObserver)
+    assert raw_env("president", observation="view").encoder is not e.encoder
