@@ -23,6 +23,7 @@ from ...core.game import ConfigError, Event, Game, Result, State
 from . import actions as A
 from . import cards as C
 from .actions import ActionSpace
+from .observation import PixmitObserver
 
 TURN, CLAIM, RESPONSE, CREATION, RETURN, MESSENGER, DISCARD, OVER = range(8)
 PHASES = ("turn", "claim", "response", "creation", "return", "messenger", "discard", "over")
@@ -119,6 +120,10 @@ class PixmitGame(Game):
         from .bot import HeuristicBot
 
         return {"heuristic": HeuristicBot}
+
+    def observer_class(self) -> type[PixmitObserver]:
+        """Pixmit's own RL observation (``observation.py``)."""
+        return PixmitObserver
 
 
 class PixmitState(State):
