@@ -39,6 +39,7 @@ from ...core.game import (
     State,
     Verdict,
 )
+from ...core.observation import Observer
 from . import cards as C
 from .cards import (
     A_ACCEPT,
@@ -288,6 +289,12 @@ class HoodPolitixGame(Game):
         from .bot import HeuristicBot
 
         return {"heuristic": HeuristicBot}
+
+    def observer_class(self) -> type[Observer]:
+        """Hood Politix's own RL observation (``observation.py``)."""
+        from .observation import HoodPolitixObserver  # (it imports this module)
+
+        return HoodPolitixObserver
 
 
 def _kind(word: str) -> int:
