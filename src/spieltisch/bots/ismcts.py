@@ -284,7 +284,7 @@ class ISMCTSBot(Bot):
                 if node is root and self._hint in untried:  # the policy's pick first
                     action = self._hint
                 else:
-                    action = untried[0] if len(untried) == 1 else rng.choice(untried)
+                    action = untried[int(rng.random() * len(untried))]
                 child = children[base + action] = Node()
                 for a in options:
                     ch = children.get(base + a)
@@ -348,7 +348,8 @@ class ISMCTSBot(Bot):
                     if actions:
                         return s, actions
         if required:
-            s = required[0] if len(required) == 1 else rng.choice(list(required))
+            s = required[0] if len(required) == 1 else \
+                required[int(rng.random() * len(required))]
             return s, state.legal_actions(s)
         deadlines = state.deadlines()
         if not deadlines:
@@ -428,7 +429,6 @@ class ISMCTSBot(Bot):
         """
         rng = self.rng
         random = rng.random
-        choice = rng.choice
         react_p = self.react_p
         cls = type(state)
         fast = cls.apply is State.apply
@@ -456,20 +456,25 @@ class ISMCTSBot(Bot):
                             seat = s
                             break
                 if seat >= 0:
+                    # ``seq[int(random() * len(seq))]``: uniform, as ``rng.choice``, without
+                    # its two Python-level calls (a rollout makes one per action)
+                    a = actions[int(random() * len(actions))]
                     if fast:
                         state.move_number += 1
-                        apply_(seat, choice(actions))
+                        apply_(seat, a)
                     else:
-                        state.apply(seat, choice(actions))
+                        state.apply(seat, a)
                     continue
             if required:
-                s = required[0] if len(required) == 1 else choice(required)
+                s = required[0] if len(required) == 1 else \
+                    required[int(random() * len(required))]
+                actions = legal(s)
+                a = actions[int(random() * len(actions))]
                 if fast:
-                    a = choice(legal(s))
                     state.move_number += 1
                     apply_(s, a)
                 else:
-                    state.apply(s, choice(legal(s)))
+                    state.apply(s, a)
                 continue
             first = min(state.deadlines(), key=lambda d: d.seconds)
             state.apply(first.seat, first.action)

@@ -2,11 +2,14 @@
 
 Action ids:
   0 call · 1 knowledge (Wissen) · 2 accept · 3 veto · 4 creation (Schöpfung) · 5 pass
-  OFFER_BASE + target * 561 + subset     "offer 2 05 13"   (target seat, 1–2 cards)
+  TARGET_BASE + target                   "target 2"        (an offer's target seat, private)
+  offer_base + subset                    "offer 05 13"     (then the 1–2 cards, to that target)
   return_base + subset                   "return 05 13"    (cards given back on accept)
   messenger_base + card                  "messenger 05"    (2 players: card for the Bote)
   bottom_base + card                     "bottom 05"       (hand limit: card to stack bottom)
   claim_base + claim                     "claim DK" / "claim 07" / "claim none"
+
+Size 6 + n + 561 + 561 + 33 + 33 + 42: 1,238 / 1,239 / 1,240 for 2 / 3 / 4 players.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ from .cards import (
 
 CALL, KNOWLEDGE, ACCEPT, VETO, CREATION, PASS = range(6)
 SIMPLE: tuple[str, ...] = ("call", "knowledge", "accept", "veto", "creation", "pass")
-OFFER_BASE = 6
+#: An offer is two actions, the target then the cards (rules.md [DECISION] "An offer is
+#: two actions"): n + 561 ids instead of n x 561.
+TARGET_BASE = 6
 _CODE_INDEX = {code: i for i, code in enumerate(CARD_CODES)}
 _CLAIM_INDEX = {text.upper(): i for i, text in enumerate(CLAIM_TEXT)}
 
@@ -34,7 +39,8 @@ class ActionSpace:
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.return_base = OFFER_BASE + n * NUM_SUBSETS
+        self.offer_base = TARGET_BASE + n
+        self.return_base = self.offer_base + NUM_SUBSETS
         self.messenger_base = self.return_base + NUM_SUBSETS
         self.bottom_base = self.messenger_base + NUM_CARDS
         self.claim_base = self.bottom_base + NUM_CARDS
@@ -42,16 +48,20 @@ class ActionSpace:
         #: Every claim action (pro mode offers them all).
         self.all_claims: list[int] = list(range(self.claim_base, self.size))
 
-    def offer(self, target: int, subset: int) -> int:
-        return OFFER_BASE + target * NUM_SUBSETS + subset
+    def target(self, seat: int) -> int:
+        return TARGET_BASE + seat
+
+    def offer(self, subset: int) -> int:
+        return self.offer_base + subset
 
     def decode(self, action: int) -> tuple[str, int, int]:
-        """``(kind, a, b)``: kind name plus target/subset, subset, card or claim."""
-        if action < OFFER_BASE:
+        """``(kind, a, 0)``: kind name plus target seat, subset, card or claim."""
+        if action < TARGET_BASE:
             return SIMPLE[action], 0, 0
+        if action < self.offer_base:
+            return "target", action - TARGET_BASE, 0
         if action < self.return_base:
-            t, s = divmod(action - OFFER_BASE, NUM_SUBSETS)
-            return "offer", t, s
+            return "offer", action - self.offer_base, 0
         if action < self.messenger_base:
             return "return", action - self.return_base, 0
         if action < self.bottom_base:
@@ -62,10 +72,10 @@ class ActionSpace:
 
     def to_text(self, action: int) -> str:
         kind, a, b = self.decode(action)
-        if kind == "offer":
-            return f"offer {a} " + " ".join(CARD_CODES[x] for x in SUBSET_CARDS[b])
-        if kind == "return":
-            return "return " + " ".join(CARD_CODES[x] for x in SUBSET_CARDS[a])
+        if kind == "target":
+            return f"target {a}"
+        if kind in ("offer", "return"):
+            return f"{kind} " + " ".join(CARD_CODES[x] for x in SUBSET_CARDS[a])
         if kind in ("messenger", "bottom"):
             return f"{kind} {CARD_CODES[a]}"
         if kind == "claim":
@@ -74,7 +84,7 @@ class ActionSpace:
 
     def from_text(self, obj: object) -> int:
         if not isinstance(obj, str) or not obj.strip():
-            raise IllegalAction(f"a Pixmit action is text such as 'offer 1 05 13', not {obj!r}")
+            raise IllegalAction(f"a Pixmit action is text such as 'offer 05 13', not {obj!r}")
         words = obj.split()
         kind, args = words[0].lower(), words[1:]
         if kind in SIMPLE:
@@ -86,11 +96,18 @@ class ActionSpace:
                 raise IllegalAction(f"a claim names a group (TK, ZK, AK, FK, ASK, OK, PK, DK), "
                                     f"a card number 01..33 or 'none': {obj!r}")
             return self.claim_base + _CLAIM_INDEX[args[0].upper()]
+        if kind == "target":
+            if len(args) != 1 or not args[0].isdigit() or int(args[0]) >= self.n:
+                raise IllegalAction(f"'target' names one seat 0..{self.n - 1}: {obj!r}")
+            return self.target(int(args[0]))
         if kind == "offer":
-            if not args or not args[0].isdigit() or int(args[0]) >= self.n:
-                raise IllegalAction(f"an offer names a target seat 0..{self.n - 1} and "
-                                    f"1 or 2 cards: {obj!r}")
-            return self.offer(int(args[0]), self._subset(args[1:], obj))
+            if len(args) >= 2 and len(args[0]) == 1 and args[0].isdigit():
+                # the old one-action form "offer T c1 [c2]" (stored replays): a seat is one
+                # digit, a card two, so it cannot be read as cards by mistake
+                raise IllegalAction(f"an offer is two actions now: 'target {args[0]}', then "
+                                    f"'offer {' '.join(args[1:])}' (cards as two digits): "
+                                    f"{obj!r}")
+            return self.offer(self._subset(args, obj))
         if kind == "return":
             return self.return_base + self._subset(args, obj)
         if kind in ("messenger", "bottom"):
@@ -98,8 +115,8 @@ class ActionSpace:
                 raise IllegalAction(f"'{kind}' names one card: {obj!r}")
             base = self.messenger_base if kind == "messenger" else self.bottom_base
             return base + self._card(args[0], obj)
-        raise IllegalAction(f"unknown Pixmit action {obj!r} (call, knowledge, offer, claim, "
-                            f"accept, veto, creation, pass, return, messenger, bottom)")
+        raise IllegalAction(f"unknown Pixmit action {obj!r} (call, knowledge, target, offer, "
+                            f"claim, accept, veto, creation, pass, return, messenger, bottom)")
 
     def _card(self, word: str, obj: object) -> int:
         code = word.zfill(2) if word.isdigit() else word

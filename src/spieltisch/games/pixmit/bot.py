@@ -96,9 +96,11 @@ class HeuristicBot(Bot):
         if phase == "turn":
             if A.CALL in actions and self._should_call(hand, view):
                 return A.CALL
+            if "offer_target" in view:  # the target is chosen: now the cards
+                return self._offer_cards(hand, actions, chances)
             if A.KNOWLEDGE in actions:
                 return A.KNOWLEDGE
-            return self._offer(hand, actions, view, chances)
+            return self._target(hand, actions, view, chances)
         if phase == "claim":
             return self._claim(actions, view)
         if phase == "response":
@@ -126,8 +128,10 @@ class HeuristicBot(Bot):
             return now >= self.call_at * 0.8
         return now >= self.call_at
 
-    def _offer(self, hand: int, actions: list[int], view: dict[str, Any],
-               chances: float) -> int:
+    def _give(self, hand: int, chances: float) -> tuple[int, int]:
+        """The cards to offer (mask) and the single card to offer instead when the
+        target holds only one card: the least useful to the plan; both if the pair
+        costs next to nothing."""
         cards = [x for x in range(C.NUM_CARDS) if hand >> x & 1]
         base = potential(hand, chances)
         loss = {x: base - potential(hand & ~(1 << x), chances) for x in cards}
@@ -137,14 +141,28 @@ class HeuristicBot(Bot):
             pair = give | (1 << order[1])
             if base - potential(hand & ~pair, chances) <= 0.5:
                 give = pair
+        return give, 1 << order[0]
+
+    def _target(self, hand: int, actions: list[int], view: dict[str, Any],
+                chances: float) -> int:
+        """A random opponent that can take the planned offer (k ≤ its hand size),
+        else one that can take the single card."""
         targets = [t for t in range(view["players"]) if t != self.seat]
         self.rng.shuffle(targets)
-        for mask in (give, 1 << order[0]):
-            idx = C.SUBSET_INDEX[mask]
+        sizes = view["hand_sizes"]
+        for mask in self._give(hand, chances):
             for t in targets:
-                a = self.game.space.offer(t, idx)
-                if a in actions:
+                a = self.game.space.target(t)
+                if a in actions and sizes[t] >= mask.bit_count():
                     return a
+        return self.rng.choice(actions)
+
+    def _offer_cards(self, hand: int, actions: list[int], chances: float) -> int:
+        """The planned cards, or the single card if the target cannot take two."""
+        for mask in self._give(hand, chances):
+            a = self.game.space.offer(C.SUBSET_INDEX[mask])
+            if a in actions:
+                return a
         return self.rng.choice(actions)
 
     def _claim(self, actions: list[int], view: dict[str, Any]) -> int:

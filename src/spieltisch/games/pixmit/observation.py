@@ -10,7 +10,7 @@ Layout (in this order; ``#`` marks numeric slots, with their scale):
   ``start_player=P``; ``round=1..3``; ``hand_size.seatP`` # (/6, the hand limit; 7
   while discarding or after the hunt); ``stack_size`` # (/33); ``holder_21=P|stack``;
   ``knowledge_used.seatP``, ``creation_used.seatP``; ``reveal.knowledge.seatP.move``,
-  ``reveal.creation.seatP.move`` # ((move+1)/(24n+1): a turn takes at most 8 moves):
+  ``reveal.creation.seatP.move`` # ((move+1)/(27n+1): a turn takes at most 9 moves):
   the view's ``reveals`` (set, seat and move; their order is that of the moves; the
   cards are those of the set).
 - The seat's own: ``hand=XX``; ``score`` # (/150, an Elite: the largest unit);
@@ -18,7 +18,9 @@ Layout (in this order; ``#`` marks numeric slots, with their scale):
   and ``known.stack_depth=XX`` # ((stack_from_top+1)/33): stack cards whose position it
   knows.
 - The turn: ``active=P`` (also the offer's "from"); ``phase=turn|claim|...|over``;
-  ``to_act=P`` (nobody: all 0); ``may_call``; ``offer``: an offer is shown;
+  ``to_act=P`` (nobody: all 0); ``may_call``; ``offer_target=P``: the target the
+  active seat has chosen but not yet offered to (only that seat sees it; it cannot
+  call then); ``offer``: an offer is shown;
   ``offer.to=P``; ``offer.k=1|2``; ``offer.claim[0|1]=none|TK|...|DK|01..33``;
   ``offer.cards=XX`` (only the offerer sees them).
 - ``vetoes.seatP`` # (/3(n-1): a seat is offered to at most once per other seat's
@@ -60,7 +62,7 @@ _OVER = 7
 _HAND_LIMIT = 6
 _ROUNDS = 3
 _TOP_POINTS = 150.0
-_MOVES_PER_TURN = 8
+_MOVES_PER_TURN = 9  # Wissen, target, offer, 2 claims, veto, pass, Bote, bottom
 _LOG = 8
 #: The seats of each mask of seats (Wissen and Schöpfung used), ascending.
 _SEATS: tuple[tuple[int, ...], ...] = tuple(
@@ -112,6 +114,7 @@ class PixmitObserver(Observer):
         self.phase = self.slots("phase", _PHASES)
         self.to_act = self.slots("to_act", seats)
         self.may_call = self.slot("may_call")
+        self.offer_target = self.slots("offer_target", seats)
         self.offer = self.slot("offer")
         self.offer_to = self.slots("offer.to", seats)
         self.offer_k = self.slots("offer.k", (1, 2)) - 1  # + k
@@ -189,8 +192,15 @@ class PixmitObserver(Observer):
         D[self.phase + phase] = 1.0
         for p in state._actors:
             D[self.to_act + p] = 1.0
-        if phase == 0 and state.fresh:
-            D[self.may_call] = 1.0
+        if phase == 0:
+            if state.target < 0:
+                if state.fresh:
+                    D[self.may_call] = 1.0
+            elif seat == state.active:
+                # the chosen target, private until the cards follow (as in the view)
+                D[self.offer_target + state.target] = 1.0
+            elif state.fresh:
+                D[self.may_call] = 1.0
         # the offer, as the view shows it (from phase claim until the turn ends)
         if 0 < phase < _OVER and state.offer_cards:
             D[self.offer] = 1.0

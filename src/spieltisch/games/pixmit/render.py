@@ -32,6 +32,8 @@ def render(view: dict[str, Any]) -> str:
         lines.append(f"  seat {p}: {size} cards, {view['vetoes'][p]} vetoes{extra}")
     where = "in the stack" if holder == "stack" else f"with seat {holder}"
     lines.append(f"  stack: {view['stack_size']} cards; card 21 is {where}")
+    if "offer_target" in view:  # the active seat's private choice
+        lines.append(f"  your offer goes to seat {view['offer_target']}: now choose the card(s)")
     offer = view.get("offer")
     if offer:
         claims = ", ".join(offer["claims"]) or "none yet"

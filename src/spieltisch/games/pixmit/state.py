@@ -95,9 +95,10 @@ class PixmitGame(Game):
             return "Schöpfung: reveal 03, 20, 25 and overrule the veto"
         if kind == "pass":
             return "let the veto stand"
+        if kind == "target":
+            return f"choose seat {a} as the target of your offer (then the cards)"
         if kind == "offer":
-            cards = C.SUBSET_CARDS[b]
-            return f"offer seat {a} face down: {named(cards)}"
+            return f"offer face down: {named(C.SUBSET_CARDS[a])}"
         if kind == "return":
             return f"give back: {named(C.SUBSET_CARDS[a])}"
         if kind == "messenger":
@@ -146,6 +147,7 @@ class PixmitState(State):
         self.active = 0
         self.phase = TURN
         self.fresh = True
+        #: The offer's target; in phase turn, a chosen target not yet public (-1: none).
         self.target = -1
         self.offer = 0
         self.offer_cards: tuple[int, ...] = ()
@@ -238,23 +240,22 @@ class PixmitState(State):
         if phase == TURN:
             a = self.active
             hand = self.hands[a]
+            t = self.target
+            if t >= 0:
+                # the target is chosen (final, like a card laid down): only its offers
+                base = space.offer_base
+                subsets = C.card_ids(hand)  # a single card's subset index is its id
+                if self.hands[t].bit_count() >= 2:  # k ≤ |hand(T)|: pairs need 2 cards
+                    subsets = subsets + C.pairs_of(subsets)
+                return [base + s for s in subsets]
             out: list[int] = []
             if self.fresh and C.may_call(hand):
                 out.append(A.CALL)
             if not self.used_knowledge >> a & 1 and hand & C.KNOWLEDGE == C.KNOWLEDGE:
                 out.append(A.KNOWLEDGE)
-            singles = C.card_ids(hand)  # a single card's subset index is its id
-            both = singles + C.pairs_of(singles)  # k ≤ |hand(T)|: pairs need 2 cards
-            per = C.NUM_SUBSETS
-            for t in range(self.game.num_players):
-                if t == a:
-                    continue
-                base = A.OFFER_BASE + t * per
-                size_t = self.hands[t].bit_count()
-                if size_t >= 2:
-                    out += [base + s for s in both]
-                elif size_t == 1:
-                    out += [base + s for s in singles]
+            if hand:
+                out += [A.TARGET_BASE + p for p in range(self.game.num_players)
+                        if p != a and self.hands[p]]
             return out
         if phase == CLAIM:
             if self.game.beginner:
@@ -286,6 +287,17 @@ class PixmitState(State):
             return f"seat {seat} may not act now (waiting for seat {who}: {PHASES[self.phase]})"
         text = self.game.action_to_json(action)
         kind = self.game.space.decode(action)[0]
+        if self.phase == TURN and self.target >= 0:
+            if kind == "offer":
+                if C.SUBSETS[action - self.game.space.offer_base] & ~self.hands[self.active]:
+                    return f"{text}: offer cards of your own hand"
+                return (f"{text}: seat {self.target} holds "
+                        f"{self.hands[self.target].bit_count()} card(s), offer at most as many")
+            return f"{text}: the target (seat {self.target}) is chosen, now 'offer' the cards"
+        if kind == "offer" and self.phase == TURN:
+            return f"{text}: choose the target first ('target T'), then offer the cards"
+        if kind == "target" and self.phase == TURN:
+            return f"{text}: a target must be another seat holding cards"
         if kind == "call":
             if not self.fresh:
                 return "a call is only possible at the very start of the turn"
@@ -304,6 +316,10 @@ class PixmitState(State):
                 return self._call()
             if action == A.KNOWLEDGE:
                 return self._knowledge()
+            if action < self.game.space.offer_base:
+                # private until the cards follow: no event, no log entry (rules.md)
+                self.target = action - A.TARGET_BASE
+                return []
             return self._offer(action)
         if phase == CLAIM:
             claim = action - self.game.space.claim_base
@@ -373,10 +389,11 @@ class PixmitState(State):
                       {a: {"top": [C.CARD_CODES[x] for x in seen]}})]
 
     def _offer(self, action: int) -> list[Event]:
-        """§3.3 OFFER: target T ≠ A, 1–2 face-down cards; then the announcements."""
-        _, t, s = self.game.space.decode(action)
+        """§3.3 OFFER: target T ≠ A (chosen just before), 1–2 face-down cards; then the
+        announcements."""
+        t = self.target
+        s = action - self.game.space.offer_base
         self.fresh = False
-        self.target = t
         self.offer = C.SUBSETS[s]
         self.offer_cards = C.SUBSET_CARDS[s]
         self.claims = []
@@ -659,8 +676,13 @@ class PixmitState(State):
         if seat is None:
             return out
         out["hand"], out["score"], known = self._private(seat)
-        if out["offer"] is not None and seat == self.active:
-            out["offer"]["cards"] = [C.CARD_CODES[x] for x in self.offer_cards]
+        if seat == self.active:
+            if out["offer"] is not None:
+                out["offer"]["cards"] = [C.CARD_CODES[x] for x in self.offer_cards]
+            elif self.phase == TURN and self.target >= 0:
+                # the chosen target is the active seat's secret until the cards follow
+                out["offer_target"] = self.target
+                out["may_call"] = False
         out["known"] = known
         return out
 
@@ -697,6 +719,8 @@ class PixmitState(State):
         out["hands"] = [_codes(h) for h in self.hands]
         out["stack_top_first"] = [C.CARD_CODES[x] for x in reversed(self.stack)]
         out["offer_cards"] = [C.CARD_CODES[x] for x in self.offer_cards]
+        if self.phase == TURN and self.target >= 0:
+            out["offer_target"] = self.target
         out["known"] = list(self.known)
         out["move_number"] = self.move_number
         out["hunt"] = [[p, C.CARD_CODES[x]] for p, x in self.hunt]
@@ -711,12 +735,17 @@ class PixmitState(State):
         Kept: the seat's hand, every card it knows the place of (``known``), hand
         sizes, the stack size, card 21's public place (a hand, or somewhere in the
         stack), which cards are on offer to the extent the seat knows them, and in
-        beginner mode the announcements made about cards still on offer.
+        beginner mode the announcements made about cards still on offer. A chosen
+        target not yet offered to stays only in the active seat's own samples (nobody
+        else sees it; without it, the active seat's options are those of the turn's
+        start, as far as the others know: ``fresh`` is unchanged by the choice).
         """
         s = self.clone()
         s.shuffler = self.shuffler.reseeded(rng)
         if self.phase == OVER:
             return s
+        if self.phase == TURN and seat != self.active:
+            s.target = -1
         mine = self.known[seat]
         # slots: ("h", p, offered?) for hands, ("s", index) for the stack
         slots: list[tuple[str, int, int]] = []

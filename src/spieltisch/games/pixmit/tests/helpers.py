@@ -41,6 +41,12 @@ def act(state: PixmitState, seat: int, text: str) -> None:
     state.apply(seat, state.game.action_from_json(text))
 
 
+def offer(state: PixmitState, seat: int, target: int, cards: str) -> None:
+    """An offer's two actions: ``target T``, then ``offer CARDS``."""
+    act(state, seat, f"target {target}")
+    act(state, seat, f"offer {cards}")
+
+
 def legal_texts(state: PixmitState, seat: int) -> set[str]:
     return {state.game.action_to_json(a) for a in state.legal_actions(seat)}
 
@@ -72,7 +78,7 @@ def reach_round3(finals: dict[int, list[int]], n: int, start: int = 0,
     state = new_state([deck] + (hunt or []), n, start, mode)
     for junk in (junk1, junk2):
         for p in order:
-            act(state, p, f"offer {targets[p]} {code(junk[p])}")
+            offer(state, p, targets[p], code(junk[p]))
             act(state, p, "claim none" if mode == "pro" else f"claim {code(junk[p])}")
             act(state, targets[p], "veto")
             if state.phase == 3:  # Schöpfung offered: let the veto stand

@@ -59,10 +59,19 @@ def test_random_game_invariants(n, mode):
                 assert before.hands[seat].bit_count() >= 2
         if kind == "call":
             assert C.may_call(before.hands[seat]) and before.fresh
+        if kind == "target":
+            # private: every other seat's view is unchanged, and no event was made
+            assert state.phase == S.TURN and state.target == action - 6 != seat
+            for p in range(n):
+                if p != seat:
+                    assert state.view(p) == before.view(p)
+            assert state.view(seat)["offer_target"] == state.target
         if kind == "offer":
-            _, t, s = state.game.space.decode(action)
-            assert t != seat and C.SUBSETS[s] & before.hands[seat] == C.SUBSETS[s]
+            t, s = before.target, state.game.space.decode(action)[1]
+            assert before.phase == S.TURN and t >= 0 and t != seat
+            assert C.SUBSETS[s] & before.hands[seat] == C.SUBSETS[s]
             assert C.SUBSETS[s].bit_count() <= before.hands[t].bit_count()
+            assert state.target == t and state.phase == S.CLAIM
 
     for g in range(250):
         state = play(n, mode, g, check)
@@ -86,7 +95,7 @@ def test_hands_grow_two_four_six_without_vetoes():
     sizes = []
     while not state.is_over():
         seat = state.to_act()[0]
-        if state.phase == S.TURN and state.turn_index == 0:
+        if state.phase == S.TURN and state.turn_index == 0 and state.target < 0:
             sizes.append([h.bit_count() for h in state.hands])
         legal = state.legal_actions(seat)
         action = 2 if 2 in legal else [a for a in legal if a != 0][0]  # always accept
@@ -122,8 +131,9 @@ def test_offered_cards_hidden_from_target_and_others():
     game = get_spec("pixmit").configure(3)
     state = game.new_state(seed=4)
     seat = state.to_act()[0]
-    offer = [a for a in state.legal_actions(seat) if a >= 6][0]
-    state.apply(seat, offer)
+    target = [a for a in state.legal_actions(seat) if a >= 6][0]  # target, then cards
+    state.apply(seat, target)
+    state.apply(seat, state.legal_actions(seat)[0])
     assert "cards" in state.view(seat)["offer"]
     for other in range(3):
         if other != seat:

@@ -19,6 +19,7 @@ from .helpers import (
     mask,
     new_state,
     numbers,
+    offer,
     reach_round3,
 )
 
@@ -87,11 +88,11 @@ def test_s16_elite_callable_in_round_2():
     """{07,09,10,21} after round 1: a call at the start of the round-2 turn."""
     deck = deal_order({A: [7, 9], B: [1, 2]}, [10, 21, 3, 4], 2, A)
     state = new_state(deck, 2)
-    act(state, A, "offer 1 07")
+    offer(state, A, 1, "07")
     act(state, A, "claim none")
     act(state, B, "accept")
     act(state, B, "return 01")  # A: 01 09
-    act(state, B, "offer 0 07")
+    offer(state, B, 0, "07")
     act(state, B, "claim TK")
     act(state, A, "accept")
     act(state, A, "return 01")  # A: 07 09
@@ -148,7 +149,7 @@ def test_s19_no_one_eligible_and_annihilation():
 def test_s20_three_player_veto():
     deck = deal_order({A: [1, 2], B: [3, 4], C_: [5, 6]}, [30, 31], 3, A)
     state = new_state(deck, 3)
-    act(state, A, "offer 1 01 02")
+    offer(state, A, 1, "01 02")
     act(state, A, "claim DK")
     act(state, A, "claim none")
     act(state, B, "veto")
@@ -164,7 +165,7 @@ def test_s21_two_players_veto_needs_two_cards():
     state = new_state(deck, 2)
     arrange(state, {A: [1, 2], B: [3]})
     state._legal_cache = None
-    act(state, A, "offer 1 01")
+    offer(state, A, 1, "01")
     act(state, A, "claim none")
     assert legal_texts(state, B) == {"accept"}
     with pytest.raises(IllegalAction):
@@ -175,16 +176,16 @@ def test_s21_blind_messenger_with_full_hands():
     deck = deal_order({A: [1, 2], B: [3, 4]}, [5, 6, 7, 8, 9, 10, 11, 12], 2, A)
     state = new_state(deck, 2)
     for _ in range(2):  # rounds 1 and 2: accepted one-card swaps (A and B trade back)
-        act(state, A, "offer 1 01")
+        offer(state, A, 1, "01")
         act(state, A, "claim none")
         act(state, B, "accept")
         act(state, B, "return 03")
-        act(state, B, "offer 0 01")
+        offer(state, B, 0, "01")
         act(state, B, "claim none")
         act(state, A, "accept")
         act(state, A, "return 03")
     assert state.round == 3 and [h.bit_count() for h in state.hands] == [6, 6]
-    act(state, A, "offer 1 02")
+    offer(state, A, 1, "02")
     act(state, A, "claim none")
     act(state, B, "veto")
     assert state.vetoes == [0, 1]
@@ -203,19 +204,19 @@ def test_s22_creation_overrules_a_veto():
     deck = deal_order({A: [33, 3], B: [1, 2], C_: [4, 6]},
                       [20, 5, 25, 32, 8, 9, 10, 12], 3, A)
     state = new_state(deck, 3)
-    act(state, A, "offer 2 33")
+    offer(state, A, 2, "33")
     act(state, A, "claim none")
     act(state, C_, "veto")
-    act(state, B, "offer 2 01")
+    offer(state, B, 2, "01")
     act(state, B, "claim none")
     act(state, C_, "veto")
-    act(state, C_, "offer 1 04")
+    offer(state, C_, 1, "04")
     act(state, C_, "claim none")
     act(state, B, "accept")
     act(state, B, "return 02")
     assert state.round == 2 and numbers(state.hands[A]) == {3, 20, 25, 32}
     assert state.vetoes == [0, 0, 2]
-    act(state, A, "offer 1 32")
+    offer(state, A, 1, "32")
     act(state, A, "claim AK")
     act(state, B, "veto")
     assert legal_texts(state, A) == {"creation", "pass"}

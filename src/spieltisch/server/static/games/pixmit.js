@@ -49,6 +49,7 @@ export default {
       + `${kv('Phase', esc(v.phase))}${kv('Active', esc(who(ctx, v.active)))}`
       + `${kv('Stack', esc(v.stack_size))}${kv('Card 21', v.holder_21 === 'stack' ? 'in the stack' : esc(who(ctx, v.holder_21)))}</div>`;
     if (typeof v.score === 'number') h += `<div>${kv('Your best score now', esc(v.score))}</div>`;
+    if (typeof v.offer_target === 'number') h += `<div class="alert-inline">Your offer goes to ${esc(who(ctx, v.offer_target))}: now choose the card(s)</div>`;
     const o = v.offer;
     if (o) {
       const claims = (o.claims || []).map((c) => (GROUP_NAMES[c] ? `${c} (${GROUP_NAMES[c]})` : cardName(c))).join(', ');
