@@ -56,6 +56,18 @@ class Observer(ABC):
             self.slot(f"{label}={name}", numeric)
         return first
 
+    def observe(self, state: State, seat: int) -> array:
+        """``seat``'s observation of ``state`` in a fresh array (``write`` into zeros)."""
+        D = array("f", bytes(4 * self.size))
+        self.write(state, seat, D)
+        return D
+
+    def named(self, D: Sequence[float], prefix: str = "") -> dict[str, float]:
+        """The set slots whose label starts with ``prefix``, by the rest of the label
+        (for tests and for reading an observation)."""
+        return {label[len(prefix):]: D[i] for i, label in enumerate(self.labels)
+                if label.startswith(prefix) and D[i]}
+
     @abstractmethod
     def write(self, state: State, seat: int, D: array) -> None:
         """Set the slots of what ``seat`` sees now in ``D`` (all zero on entry, at least

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from array import array
 from typing import Any
 
 import pytest
@@ -12,21 +11,8 @@ import pytest
 from spieltisch.core import get_spec
 from spieltisch.games.hoax.cards import CHIP_NAMES, CHIPS_PER_TYPE, IDENTITY_NAMES
 from spieltisch.games.hoax.observation import LOG_SLOTS, HoaxObserver
-from spieltisch.games.hoax.state import HoaxState
 
 from .conftest import P1, P2, P3, P4, P5, P6, act, new_state
-
-
-def observe(obs: HoaxObserver, state: HoaxState, seat: int) -> array:
-    D = array("f", bytes(4 * obs.size))
-    obs.write(state, seat, D)
-    return D
-
-
-def nonzero(obs: HoaxObserver, D: array, prefix: str) -> dict[str, float]:
-    """The slots under ``prefix`` that are set, by the rest of their label."""
-    return {label[len(prefix):]: D[i] for i, label in enumerate(obs.labels)
-            if label.startswith(prefix) and D[i]}
 
 
 def random_states(n: int, games: int, seed: int = 0):
@@ -65,13 +51,13 @@ def test_the_observation_is_a_function_of_the_view(n):
     rng = random.Random(n)
     checked = 0
     for k, s in enumerate(random_states(n, 40, seed=10 * n)):
-        first = observe(obs, s, k % n).tobytes()
+        first = obs.observe(s, k % n).tobytes()
         if k % 7:
             continue
         if checked >= 1500:
             break
         for seat in range(n):
-            got = first if seat == k % n else observe(obs, s, seat).tobytes()
+            got = first if seat == k % n else obs.observe(s, seat).tobytes()
             view = s.view(seat)
             key = json.dumps(view, sort_keys=True)
             assert by_view.setdefault(key, got) == got, "equal views, equal observations"
@@ -80,10 +66,10 @@ def test_the_observation_is_a_function_of_the_view(n):
             assert by_obs.setdefault((seat, got), reduced(view)) == reduced(view)
             # the caches (the seats' fields, the growing log) change nothing
             fresh.forget()
-            assert observe(fresh, s, seat).tobytes() == got
+            assert fresh.observe(s, seat).tobytes() == got
             # what the seat cannot see can be anything consistent with what it saw
             d = s.determinise(seat, rng)
-            assert observe(other, d, seat).tobytes() == got
+            assert other.observe(d, seat).tobytes() == got
             checked += 1
     assert checked >= 1500
     assert len(by_view) > 1200
@@ -96,55 +82,55 @@ def test_slots_match_the_view(n):
     states = [s.clone() for k, s in enumerate(random_states(n, 8, seed=n)) if k % 7 == 0]
     for k, s in enumerate(states[::max(1, len(states) // 60)]):
         seat = k % n
-        D = observe(obs, s, seat)
+        D = obs.observe(s, seat)
         v = s.view(seat)
-        assert nonzero(obs, D, "phase=") == {v["phase"]: 1.0}
-        assert nonzero(obs, D, "active=") == {str(v["active"]): 1.0}
-        assert nonzero(obs, D, "to_act=") == {str(p): 1.0 for p in v["to_act"]}
-        assert nonzero(obs, D, "identity=") == {v["identity"]: 1.0}
+        assert obs.named(D, "phase=") == {v["phase"]: 1.0}
+        assert obs.named(D, "active=") == {str(v["active"]): 1.0}
+        assert obs.named(D, "to_act=") == {str(p): 1.0 for p in v["to_act"]}
+        assert obs.named(D, "identity=") == {v["identity"]: 1.0}
         assert [D[obs.labels.index(f"bank={t}")] for t in CHIP_NAMES] == pytest.approx(
             [v["bank"][t] / CHIPS_PER_TYPE for t in CHIP_NAMES])
         for p, rec in enumerate(v["seats"]):
             at = f"seat{p}."
-            assert bool(nonzero(obs, D, at + "in_round")) == rec["in_round"]
+            assert bool(obs.named(D, at + "in_round")) == rec["in_round"]
             assert D[obs.labels.index(at + "throne_points")] == pytest.approx(
                 rec["throne_points"] / 10)
             assert [D[obs.labels.index(f"{at}loose={t}")] for t in CHIP_NAMES] == \
                 pytest.approx([rec["loose"][t] / CHIPS_PER_TYPE for t in CHIP_NAMES])
             assert D[obs.labels.index(at + "trios")] == pytest.approx(
                 rec["trios"] / CHIPS_PER_TYPE)
-            assert set(nonzero(obs, D, at + "covered=")) == set(rec["covered"])
-            assert set(nonzero(obs, D, at + "start_cover=")) == {rec["start_cover"]} - {None}
-            assert set(nonzero(obs, D, at + "doubt_covered=")) == set(rec["doubt_covered"])
-            assert set(nonzero(obs, D, at + "revealed=")) == \
+            assert set(obs.named(D, at + "covered=")) == set(rec["covered"])
+            assert set(obs.named(D, at + "start_cover=")) == {rec["start_cover"]} - {None}
+            assert set(obs.named(D, at + "doubt_covered=")) == set(rec["doubt_covered"])
+            assert set(obs.named(D, at + "revealed=")) == \
                 ({rec["revealed"]} if "revealed" in rec else set())
-            assert set(nonzero(obs, D, at + "proven=")) == \
+            assert set(obs.named(D, at + "proven=")) == \
                 ({rec["proven"]} if "proven" in rec else set())
-            assert set(nonzero(obs, D, at + "proven_not=")) == set(rec.get("proven_not", []))
-            assert set(nonzero(obs, D, at + "last_reveal=")) == \
+            assert set(obs.named(D, at + "proven_not=")) == set(rec.get("proven_not", []))
+            assert set(obs.named(D, at + "last_reveal=")) == \
                 ({v["last_reveal"][p]} if v["last_reveal"] else set())
-            assert set(nonzero(obs, D, f"shown_to_me.seat{p}=")) == \
+            assert set(obs.named(D, f"shown_to_me.seat{p}=")) == \
                 set(v["shown_to_me"].get(str(p), []))
-            assert set(nonzero(obs, D, f"shown_by_me.seat{p}=")) == \
+            assert set(obs.named(D, f"shown_by_me.seat{p}=")) == \
                 set(v["shown_by_me"].get(str(p), []))
         pending = v["pending"]
         for part in ("protected", "barons", "reacted", "window"):
-            assert set(nonzero(obs, D, f"pending.{part}=")) == {str(p) for p in pending[part]}
-        assert nonzero(obs, D, "pending.fines.") == \
+            assert set(obs.named(D, f"pending.{part}=")) == {str(p) for p in pending[part]}
+        assert obs.named(D, "pending.fines.") == \
             {f"seat{p}={t}": 1.0 for p, t in pending["fines"].items()}
-        assert nonzero(obs, D, "pending.forgivenesses.") == \
+        assert obs.named(D, "pending.forgivenesses.") == \
             {f"seat{p}={t}": 1.0 for p, t in pending["forgivenesses"].items()}
         claim = pending.get("claim")
-        assert nonzero(obs, D, "pending.claim.") == ({} if claim is None else {
+        assert obs.named(D, "pending.claim.") == ({} if claim is None else {
             f"seat={claim['seat']}": 1.0, f"identity={claim['identity']}": 1.0,
             f"for={claim['for']}": 1.0,
             **({f"opener={claim['opener']}": 1.0} if claim["opener"] >= 0 else {})})
-        assert nonzero(obs, D, "my_vote=") == \
+        assert obs.named(D, "my_vote=") == \
             ({pending["my_vote"]: 1.0} if "my_vote" in pending else {})
         assert D[obs.log_start] == pytest.approx(len(v["log"]) / 64)
         for k_back, entry in enumerate(reversed(v["log"][-LOG_SLOTS:]), 1):
-            assert nonzero(obs, D, f"log[-{k_back}].kind=") == {entry[0]: 1.0}
-            assert nonzero(obs, D, f"log[-{k_back}].seat=") == {str(entry[1]): 1.0}
+            assert obs.named(D, f"log[-{k_back}].kind=") == {entry[0]: 1.0}
+            assert obs.named(D, f"log[-{k_back}].seat=") == {str(entry[1]): 1.0}
 
 
 def test_a_doubted_claim_in_the_slots():
@@ -153,31 +139,31 @@ def test_a_doubted_claim_in_the_slots():
     act(s, P1, "baron takegold")
     act(s, P6, "doubt")
     act(s, P2, "vote doubt")
-    D = observe(obs, s, P2)
-    assert nonzero(obs, D, "phase=") == {"vote": 1.0}
-    assert nonzero(obs, D, "pending.claim.") == {
+    D = obs.observe(s, P2)
+    assert obs.named(D, "phase=") == {"vote": 1.0}
+    assert obs.named(D, "pending.claim.") == {
         "seat=0": 1.0, "identity=baron": 1.0, "for=action": 1.0, "opener=5": 1.0}
-    assert nonzero(obs, D, "pending.action.") == {"kind=baron takegold": 1.0}
-    assert nonzero(obs, D, "my_vote=") == {"doubt": 1.0}
-    assert nonzero(obs, D, "my_vote=") == {"doubt": 1.0}
-    assert nonzero(obs, observe(obs, s, P3), "my_vote=") == {}  # not voted yet
-    assert nonzero(obs, D, "log[-1].") == {
+    assert obs.named(D, "pending.action.") == {"kind=baron takegold": 1.0}
+    assert obs.named(D, "my_vote=") == {"doubt": 1.0}
+    assert obs.named(D, "my_vote=") == {"doubt": 1.0}
+    assert obs.named(obs.observe(s, P3), "my_vote=") == {}  # not voted yet
+    assert obs.named(D, "log[-1].") == {
         "kind=doubt": 1.0, "seat=5": 1.0, "other=0": 1.0, "identity=baron": 1.0}
-    assert nonzero(obs, D, "log[-2].") == {
+    assert obs.named(D, "log[-2].") == {
         "kind=declare": 1.0, "seat=0": 1.0, "action.kind=baron takegold": 1.0}
-    assert nonzero(obs, D, "claims.") == {"seat0=baron": pytest.approx(0.2)}
+    assert obs.named(D, "claims.") == {"seat0=baron": pytest.approx(0.2)}
     for p in (P3, P4, P5):
         act(s, p, "vote doubt")
     # justified: the claim is void, P1 covers the Baron
-    D = observe(obs, s, P4)
-    assert nonzero(obs, D, "log[-1].") == {
+    D = obs.observe(s, P4)
+    assert obs.named(D, "log[-1].") == {
         "kind=vote": 1.0, "seat=0": 1.0, "identity=baron": 1.0, "seats=1": 1.0,
         "seats=2": 1.0, "seats=3": 1.0, "seats=4": 1.0, "seats=5": 1.0, "official": 1.0,
         "justified": 1.0}
-    assert set(nonzero(obs, D, "seat0.doubt_covered=")) == {"baron"}
-    assert set(nonzero(obs, D, "seat0.covered=")) == {"baron", "merchant"}
-    assert nonzero(obs, D, "identity=") == {"merchant": 1.0}
-    assert nonzero(obs, D, "my_vote=") == {}
+    assert set(obs.named(D, "seat0.doubt_covered=")) == {"baron"}
+    assert set(obs.named(D, "seat0.covered=")) == {"baron", "merchant"}
+    assert obs.named(D, "identity=") == {"merchant": 1.0}
+    assert obs.named(D, "my_vote=") == {}
 
 
 def test_shown_identities_are_private():
@@ -188,14 +174,14 @@ def test_shown_identities_are_private():
     s.bank = [b - 2 for b in s.bank]
     act(s, P1, "buy 2 2")
     act(s, P3, "show monk merchant")
-    assert nonzero(obs, observe(obs, s, P1), "shown_to_me.") == {
+    assert obs.named(obs.observe(s, P1), "shown_to_me.") == {
         "seat2=monk": 1.0, "seat2=merchant": 1.0}
-    assert nonzero(obs, observe(obs, s, P3), "shown_by_me.") == {
+    assert obs.named(obs.observe(s, P3), "shown_by_me.") == {
         "seat0=monk": 1.0, "seat0=merchant": 1.0}
     for p in (P2, P4, P5, P6):
-        D = observe(obs, s, p)
-        assert nonzero(obs, D, "shown_") == {}
-        assert nonzero(obs, D, "log[-1].") == {  # the show itself: only the count
+        D = obs.observe(s, p)
+        assert obs.named(D, "shown_") == {}
+        assert obs.named(D, "log[-1].") == {  # the show itself: only the count
             "kind=show": 1.0, "seat=2": 1.0, "other=0": 1.0, "count": pytest.approx(0.4)}
 
 

@@ -41,11 +41,6 @@ def _walk(n: int, options: dict, seed: int, steps: int) -> Iterator[HoodPolitixS
         state.apply(seat, rng.choice(state.legal_actions(seat)))
 
 
-def _observe(observer: HoodPolitixObserver, state: HoodPolitixState, seat: int) -> array:
-    D = array("f", bytes(4 * observer.size))
-    observer.write(state, seat, D)
-    return D
-
 
 @pytest.mark.parametrize("n,options", CONFIGS)
 def test_the_observation_is_a_function_of_the_view(n, options):
@@ -61,12 +56,12 @@ def test_the_observation_is_a_function_of_the_view(n, options):
         for i, state in enumerate(_walk(n, options, seed, 1200 // n)):
             for seat in range(n):
                 view = json.dumps(state.view(seat), sort_keys=True)
-                obs = _observe(observer, state, seat).tobytes()
+                obs = observer.observe(state, seat).tobytes()
                 assert by_view.setdefault(view, obs) == obs
                 assert by_obs.setdefault((seat, obs), view) == view
                 if (i + seat) % 4 == 0:
                     sample = state.determinise(seat, rng)
-                    assert _observe(observer, sample, seat).tobytes() == obs
+                    assert observer.observe(sample, seat).tobytes() == obs
     assert len(by_view) >= 300
 
 
@@ -162,7 +157,7 @@ def test_the_view_can_be_rebuilt_from_the_observation(n, options):
         for i, state in enumerate(_walk(n, options, seed, 2400 // n)):
             for seat in range(n) if i % 3 == 0 else (i % n,):
                 view = state.view(seat)
-                assert _decode(observer, _observe(observer, state, seat), seat) == view
+                assert _decode(observer, observer.observe(state, seat), seat) == view
                 parts.update(k for k, x in view.items() if x and x != "clockwise")
                 parts[view["phase"]] += 1
     if n == 3:  # short games (one round of 5 cards): even the rare parts were met
@@ -199,7 +194,7 @@ def test_a_stacked_deal_gives_exact_slots():
             "GDU", "O4"]                      # a Deuce is buried, O4 starts the pile
     state = game.new_state(seed=0, deck=deck)
     observer = game.observer()
-    D = _observe(observer, state, 0)
+    D = observer.observe(state, 0)
     lab = observer.labels
     on = {lab[i]: D[i] for i in range(observer.size) if D[i]}
     assert on == {
@@ -220,6 +215,6 @@ def test_the_rl_env_uses_it():
     agent = e.agent_selection
     seat = e.possible_agents.index(agent)
     obs = e.observe(agent)["observation"]
-    mine = _observe(e.encoder.observer, e.state, seat)
+    mine = e.encoder.observer.observe(e.state, seat)
     assert obs[:e.encoder.observer.size].tolist() == mine.tolist()
     assert obs[e.encoder.seat_slot + seat] == 1.0

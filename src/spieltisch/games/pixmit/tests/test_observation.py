@@ -56,11 +56,6 @@ def play(n: int, mode: str, games: int, seed: int) -> list[PixmitState]:
     return out
 
 
-def observe(obs: PixmitObserver, state: PixmitState, seat: int) -> array:
-    D = array("f", bytes(4 * obs.size))
-    obs.write(state, seat, D)
-    return D
-
 
 def decode(obs: PixmitObserver, D: array) -> dict[str, Any]:
     """The view that the slots show (see the module docstring for what is left out)."""
@@ -187,7 +182,7 @@ def test_the_observation_shows_exactly_the_view(n, mode):
     kinds, phases = set(), set()
     for s in states:
         for seat in range(n):
-            assert decode(obs, observe(obs, s, seat)) == shown(s, seat)
+            assert decode(obs, obs.observe(s, seat)) == shown(s, seat)
         kinds.update(e["kind"] for e in s.log)
         phases.add(PHASES[s.phase])
     # the sample holds the rare turns (2 players: Blinder Bote; 3-4: the veto draw)
@@ -207,15 +202,15 @@ def test_the_observation_is_a_function_of_the_view(n, mode):
     seen: dict[str, bytes] = {}
     for i, s in enumerate(states):
         for seat in range(n):
-            got = observe(obs, s, seat).tobytes()
+            got = obs.observe(s, seat).tobytes()
             key = json.dumps(s.view(seat), sort_keys=True)
             assert seen.setdefault(key, got) == got
             if (i + seat) % 3 == 0:
                 other = s.determinise(seat, rng)
-                assert observe(obs, other, seat).tobytes() == got
+                assert obs.observe(other, seat).tobytes() == got
                 # and the determinised state's own observations are its own
                 for p in range(n):
-                    assert decode(obs, observe(obs, other, p)) == shown(other, p)
+                    assert decode(obs, obs.observe(other, p)) == shown(other, p)
     assert len(seen) > 500
 
 
@@ -234,7 +229,7 @@ def test_the_kept_blocks_follow_the_state(n):
         while True:
             seats = [s.to_act()[0]] if s.to_act() else list(range(n))
             for seat in seats if rng.random() < 0.7 else range(n):
-                assert decode(obs, observe(obs, s, seat)) == shown(s, seat)
+                assert decode(obs, obs.observe(s, seat)) == shown(s, seat)
             if s.is_over():
                 break
             if rng.random() < 0.2:
@@ -242,7 +237,7 @@ def test_the_kept_blocks_follow_the_state(n):
                 legal = branch.legal_actions(seats[0])
                 branch.apply(seats[0], legal[-1])
                 for p in range(n):
-                    assert decode(obs, observe(obs, branch, p)) == shown(branch, p)
+                    assert decode(obs, obs.observe(branch, p)) == shown(branch, p)
             legal = s.legal_actions(seats[0])
             simple = [a for a in legal if a < 6]
             s.apply(seats[0], rng.choice(simple if simple and rng.random() < 0.5 else legal))
@@ -255,7 +250,7 @@ def test_slots_of_a_dealt_state():
     obs = game.observer()
     label = {name: i for i, name in enumerate(obs.labels)}
     for seat in range(4):
-        D = observe(obs, s, seat)
+        D = obs.observe(s, seat)
         view = s.view(seat)
         hand = [x for x in C.CARD_CODES if D[label[f"hand={x}"]]]
         assert hand == view["hand"] and len(hand) == 2
@@ -287,6 +282,6 @@ def test_the_env_uses_the_observer():
     agent = e.agent_selection
     seat = e.possible_agents.index(agent)
     got = e.observe(agent)["observation"]
-    want = np.frombuffer(observe(e.encoder.observer, e.state, seat), dtype=np.float32)
+    want = np.frombuffer(e.encoder.observer.observe(e.state, seat), dtype=np.float32)
     assert np.array_equal(got[:len(want)], want)
     assert got[len(want) + seat] == 1.0  # the header: the observing seat

@@ -4,27 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-from array import array
 
 import pytest
 
 from spieltisch.core import get_spec
 from spieltisch.games.president.observation import PresidentObserver
-from spieltisch.games.president.state import PresidentState
 
 from .conftest import C_, A, B, D, act, new_state
-
-
-def observe(obs: PresidentObserver, state: PresidentState, seat: int) -> array:
-    out = array("f", bytes(4 * obs.size))
-    obs.write(state, seat, out)
-    return out
-
-
-def nonzero(obs: PresidentObserver, out: array, prefix: str) -> dict[str, float]:
-    """The slots under ``prefix`` that are set, by the rest of their label."""
-    return {label[len(prefix):]: out[i] for i, label in enumerate(obs.labels)
-            if label.startswith(prefix) and out[i]}
 
 
 def random_states(n: int, games: int, seed: int = 0, skip_rule: bool = False):
@@ -49,11 +35,11 @@ def test_the_observation_is_a_function_of_the_view(n):
     rng = random.Random(n)
     checked = 0
     for k, s in enumerate(random_states(n, 3, seed=10 * n, skip_rule=n % 2 == 1)):
-        first = observe(obs, s, k % n).tobytes()
+        first = obs.observe(s, k % n).tobytes()
         if k % 5:
             continue
         for seat in range(n):
-            got = first if seat == k % n else observe(obs, s, seat).tobytes()
+            got = first if seat == k % n else obs.observe(s, seat).tobytes()
             key = json.dumps(s.view(seat), sort_keys=True)
             assert by_view.setdefault(key, got) == got, "equal views, equal observations"
             # and the converse (with the env's header: the seat): nothing of the view
@@ -61,9 +47,9 @@ def test_the_observation_is_a_function_of_the_view(n):
             assert by_obs.setdefault((seat, got), key) == key
             # what the seat cannot see can be anything consistent with what it saw
             d = s.determinise(seat, rng)
-            assert observe(other, d, seat).tobytes() == got
+            assert other.observe(d, seat).tobytes() == got
             # the kept standing changes nothing: a fresh observer writes the same
-            assert observe(PresidentObserver(game), s, seat).tobytes() == got
+            assert PresidentObserver(game).observe(s, seat).tobytes() == got
             checked += 1
     assert checked >= 300
     assert len(by_view) == checked  # every view differs (a move changes the view)
@@ -79,13 +65,13 @@ def test_slots_match_the_view(n):
         if k % 3:
             continue
         seat = k % n
-        out = observe(obs, s, seat)
+        out = obs.observe(s, seat)
         v = s.view(seat)
         seen.add(v["phase"])
-        assert nonzero(obs, out, "phase=") == {v["phase"]: 1.0}
+        assert obs.named(out, "phase=") == {v["phase"]: 1.0}
         assert out[obs.labels.index("round")] == pytest.approx(v["round"] / 10)
-        assert nonzero(obs, out, "to_act=") == {str(p): 1.0 for p in v["to_act"]}
-        assert nonzero(obs, out, "revolution") == ({"": 1.0} if v["revolution"] else {})
+        assert obs.named(out, "to_act=") == {str(p): 1.0 for p in v["to_act"]}
+        assert obs.named(out, "revolution") == ({"": 1.0} if v["revolution"] else {})
         max_hand = -(-54 // n)
         for p in range(n):
             assert out[obs.labels.index(f"score.seat{p}")] == pytest.approx(
@@ -93,26 +79,26 @@ def test_slots_match_the_view(n):
             assert out[obs.labels.index(f"hand_size.seat{p}")] == pytest.approx(
                 v["hand_sizes"][p] / max_hand)
             place = v["finished"].index(p) + 1 if p in v["finished"] else None
-            assert nonzero(obs, out, f"place.seat{p}=") == (
+            assert obs.named(out, f"place.seat{p}=") == (
                 {str(place): 1.0} if place else {})
             role = v["roles"].get(str(p))
-            assert nonzero(obs, out, f"role.seat{p}=") == ({role: 1.0} if role else {})
+            assert obs.named(out, f"role.seat{p}=") == ({role: 1.0} if role else {})
         pile = v["pile"]
-        assert nonzero(obs, out, "pile.size=") == (
+        assert obs.named(out, "pile.size=") == (
             {str(pile["size"]): 1.0} if pile["size"] else {})
-        assert set(nonzero(obs, out, "pile.top=")) == set(pile["top"]) <= cards
-        assert nonzero(obs, out, "pile.owner=") == (
+        assert set(obs.named(out, "pile.top=")) == set(pile["top"]) <= cards
+        assert obs.named(out, "pile.owner=") == (
             {str(pile["owner"]): 1.0} if pile["owner"] >= 0 else {})
-        assert set(nonzero(obs, out, "pile.passed=")) == {str(p) for p in pile["passed"]}
-        assert nonzero(obs, out, "exchange[") == {
+        assert set(obs.named(out, "pile.passed=")) == {str(p) for p in pile["passed"]}
+        assert obs.named(out, "exchange[") == {
             key: val for i, step in enumerate(v["exchange"]) for key, val in (
                 (f"{i}].from={step['from']}", 1.0), (f"{i}].to={step['to']}", 1.0),
                 (f"{i}].count", step["count"] / 2))}
-        assert set(nonzero(obs, out, "played=")) == set(v["played"])
-        assert set(nonzero(obs, out, "hand=")) == set(v["hand"])
-        assert set(nonzero(obs, out, "received=")) == set(v["received"])
-        assert set(nonzero(obs, out, "gave.to=")) == set(v["gave"])
-        assert set(nonzero(obs, out, "gave=")) == {c for m in v["gave"].values() for c in m}
+        assert set(obs.named(out, "played=")) == set(v["played"])
+        assert set(obs.named(out, "hand=")) == set(v["hand"])
+        assert set(obs.named(out, "received=")) == set(v["received"])
+        assert set(obs.named(out, "gave.to=")) == set(v["gave"])
+        assert set(obs.named(out, "gave=")) == {c for m in v["gave"].values() for c in m}
     assert seen == {"play", "exchange", "over"}
 
 
@@ -122,21 +108,21 @@ def test_a_pile_and_a_revolution_in_the_slots():
     obs = s.game.observer()
     act(s, A, "play 5C 5D 5H 5S")  # four of a kind: revolution
     act(s, B, "pass")
-    out = observe(obs, s, C_)
-    assert nonzero(obs, out, "revolution") == {"": 1.0}
-    assert nonzero(obs, out, "pile.") == {
+    out = obs.observe(s, C_)
+    assert obs.named(out, "revolution") == {"": 1.0}
+    assert obs.named(out, "pile.") == {
         "size=4": 1.0, "top=5C": 1.0, "top=5D": 1.0, "top=5H": 1.0, "top=5S": 1.0,
         "owner=0": 1.0, "passed=1": 1.0}
-    assert nonzero(obs, out, "played=") == {"5C": 1.0, "5D": 1.0, "5H": 1.0, "5S": 1.0}
-    assert nonzero(obs, out, "to_act=") == {"2": 1.0}
-    assert "JK1" in nonzero(obs, out, "hand=")
-    assert "JK1" not in nonzero(obs, observe(obs, s, A), "hand=")
-    assert nonzero(obs, out, "hand_size.") == {
+    assert obs.named(out, "played=") == {"5C": 1.0, "5D": 1.0, "5H": 1.0, "5S": 1.0}
+    assert obs.named(out, "to_act=") == {"2": 1.0}
+    assert "JK1" in obs.named(out, "hand=")
+    assert "JK1" not in obs.named(obs.observe(s, A), "hand=")
+    assert obs.named(out, "hand_size.") == {
         "seat0": pytest.approx(10 / 14), "seat1": 1.0, "seat2": pytest.approx(13 / 14),
         "seat3": pytest.approx(13 / 14)}
     act(s, C_, "play JK1")  # a single Joker trumps the four
-    out = observe(obs, s, D)
-    assert nonzero(obs, out, "pile.") == {"size=4": 1.0, "top=JK1": 1.0, "owner=2": 1.0,
+    out = obs.observe(s, D)
+    assert obs.named(out, "pile.") == {"size=4": 1.0, "top=JK1": 1.0, "owner=2": 1.0,
                                           "passed=1": 1.0}
 
 
@@ -148,25 +134,25 @@ def test_the_exchange_in_the_slots():
         p = s.to_act()[0]
         s.apply(p, rng.choice(s.legal_actions(p)))
     president, pm, peasant, beggar = s.last_order
-    out = observe(obs, s, president)
-    assert nonzero(obs, out, "phase=") == {"exchange": 1.0}
-    assert nonzero(obs, out, "role.") == {
+    out = obs.observe(s, president)
+    assert obs.named(out, "phase=") == {"exchange": 1.0}
+    assert obs.named(out, "role.") == {
         f"seat{president}=president": 1.0, f"seat{pm}=prime_minister": 1.0,
         f"seat{peasant}=peasant": 1.0, f"seat{beggar}=beggar": 1.0}
     # the Beggar's two highest cards went to the President at once
     got = s.received[president]
     assert got.bit_count() == 2
-    assert set(nonzero(obs, out, "received=")) == set(s.game.card_codes[c] for c in range(54)
+    assert set(obs.named(out, "received=")) == set(s.game.card_codes[c] for c in range(54)
                                                      if got >> c & 1)
-    assert nonzero(obs, out, "exchange[") == {
+    assert obs.named(out, "exchange[") == {
         f"0].from={president}": 1.0, f"0].to={beggar}": 1.0, "0].count": 1.0,
         f"1].from={peasant}": 1.0, f"1].to={pm}": 1.0, "1].count": 0.5,
         f"2].from={pm}": 1.0, f"2].to={peasant}": 1.0, "2].count": 0.5}
-    assert nonzero(obs, out, "gave") == {}
+    assert obs.named(out, "gave") == {}
     # the Beggar knows what it gave, and to whom
-    assert set(nonzero(obs, observe(obs, s, beggar), "gave")) == {
-        f".to={president}", *(f"={c}" for c in nonzero(obs, out, "received="))}
-    assert nonzero(obs, observe(obs, s, pm), "gave") == {}
+    assert set(obs.named(obs.observe(s, beggar), "gave")) == {
+        f".to={president}", *(f"={c}" for c in obs.named(out, "received="))}
+    assert obs.named(obs.observe(s, pm), "gave") == {}
 
 
 def test_layout():
