@@ -37,11 +37,9 @@ from typing import Any
 from ...bots.base import Bot, Observation
 from ...core.game import Game
 from .cards import (
-    BARON,
     CHIP_NAMES,
     CLAIM_OF_KIND,
     IDENTITY_NAMES,
-    JUDGE,
     K_ACCUSE,
     K_BUY,
     K_CHIP,
@@ -69,13 +67,12 @@ from .cards import (
     K_VOTE_DOUBT,
     K_VOTE_TRUST,
     MAGICIAN,
-    MONK,
     NUM_IDENTITIES,
+    REACTION_CLAIM,
 )
 
 #: identity index by name, and the identity a log word claims.
 IDX = {name: i for i, name in enumerate(IDENTITY_NAMES)}
-REACTION_CLAIM = {"protect": MAGICIAN, "illegal": BARON, "fine": JUDGE, "forgive": MONK}
 RANGE7 = range(NUM_IDENTITIES)
 
 

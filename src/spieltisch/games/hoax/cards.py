@@ -51,6 +51,9 @@ for _k, _x in ((K_TAKEGOLD, BARON), (K_TAX, BARON), (K_PRESS, MONK), (K_COLLECT,
                (K_ENCHANT, MAGICIAN), (K_STEAL, THIEF), (K_HARVEST, FARMER)):
     CLAIM_OF_KIND[_k] = _x
 
+#: The identity each reaction of the log claims (as entry word, in state and view alike).
+REACTION_CLAIM = {"protect": MAGICIAN, "illegal": BARON, "fine": JUDGE, "forgive": MONK}
+
 MAX_SHOW = 5  # 7 identities minus the own one minus the round-start cover
 
 

@@ -81,7 +81,6 @@ from ...core.observation import Observer
 from .cards import (
     CHIP_NAMES,
     CHIPS_PER_TYPE,
-    CLAIM_OF_KIND,
     IDENTITY_NAMES,
     K_ACCUSE,
     K_BUY,
@@ -101,13 +100,13 @@ from .cards import (
     SEATS_OF,
 )
 from .state import (
-    _REACTION_CLAIM,
     CLAIM_KIND_NAMES,
     P_PASS,
     P_SHOW,
     PHASE_NAMES,
     HoaxGame,
     HoaxState,
+    claims_in,
 )
 
 #: The kinds a seat can declare in S0, in the action block's order (their text forms).
@@ -236,7 +235,7 @@ class HoaxObserver(Observer):
         # -- tables: every action's and (lazily) every log entry's slots ------------
         tab = game.table
         self.action_pairs: list[Pairs] = [self._action_pairs(a) for a in range(tab.size)]
-        self.claim_of_action = [CLAIM_OF_KIND[k] for k in tab.kind]
+        self.table = tab
         self._entry_slots: dict[tuple[Any, ...], array] = {}
         self.forget()
 
@@ -521,19 +520,10 @@ class HoaxObserver(Observer):
         # claims of identities by seat
         counts = self._claim_counts
         claims = self.claims - start
-        kind_claim = self.claim_of_action
-        for e in log[size - new:]:
-            w = e[0]
-            if w == "declare":
-                x = kind_claim[e[2]]
-            elif w in _REACTION_CLAIM:
-                x = _REACTION_CLAIM[w]
-            else:
-                continue
-            if x >= 0:
-                i = e[1] * NUM_IDENTITIES + x
-                counts[i] += 1
-                region[claims + i] = counts[i] * CLAIM_SCALE
+        for p, x in claims_in(log[size - new:], self.table):
+            i = p * NUM_IDENTITIES + x
+            counts[i] += 1
+            region[claims + i] = counts[i] * CLAIM_SCALE
         region[0] = size * LOG_LENGTH_SCALE
         # the last entries: log[-1] first
         E = self.log_entry_size

@@ -29,6 +29,7 @@ action of any player at any time (out of turn) and never closes a window.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 from operator import itemgetter
 from typing import Any
 
@@ -69,6 +70,7 @@ from .cards import (
     MONK,
     NUM_CARDS,
     NUM_IDENTITIES,
+    REACTION_CLAIM,
     SEATS_OF,
     TRADE_PAIRS,
     ActionTable,
@@ -88,8 +90,23 @@ WINDOWS = frozenset((P_DOUBT, P_PROTECT, P_ILLEGAL, P_FINE, P_FORGIVE))
 C_ACTION, C_PROTECT, C_ILLEGAL, C_FINE, C_FORGIVE, C_SETTLE = range(6)
 CLAIM_KIND_NAMES = ("action", "protect", "illegal", "fine", "forgive", "settle-protect")
 CLAIM_IDENTITY = (-1, MAGICIAN, BARON, JUDGE, MONK, MAGICIAN)
-#: The identity each reaction entry of the log claims.
-_REACTION_CLAIM = {"protect": MAGICIAN, "illegal": BARON, "fine": JUDGE, "forgive": MONK}
+
+
+def claims_in(entries: Iterable[tuple[Any, ...]],
+              tab: ActionTable) -> Iterator[tuple[int, int]]:
+    """``(seat, identity)`` for every public identity claim among round-log entries:
+    a declared personal action, or a Protect / Illegal / Fine / Forgive reaction."""
+    kind = tab.kind
+    for e in entries:
+        w = e[0]
+        if w == "declare":
+            x = CLAIM_OF_KIND[kind[e[2]]]
+        elif w in REACTION_CLAIM:
+            x = REACTION_CLAIM[w]
+        else:
+            continue
+        if x >= 0:
+            yield e[1], x
 
 
 def _ident(card: int) -> int:
@@ -1393,17 +1410,8 @@ class HoaxState(State):
         declared personal actions and the Protect / Illegal / Fine / Forgive reactions
         in the round's log. A claim disproved by a doubt is already a hard constraint."""
         counts: dict[int, list[int]] = {}
-        kind = self.tab.kind
-        for e in self.log:
-            w = e[0]
-            if w == "declare":
-                x = CLAIM_OF_KIND[kind[e[2]]]
-            elif w in _REACTION_CLAIM:
-                x = _REACTION_CLAIM[w]
-            else:
-                continue
-            if x >= 0:
-                counts.setdefault(e[1], [0] * NUM_IDENTITIES)[x] += 1
+        for p, x in claims_in(self.log, self.tab):
+            counts.setdefault(p, [0] * NUM_IDENTITIES)[x] += 1
         root = CLAIM_WEIGHT ** 0.5
         return {p: [CLAIM_WEIGHT * root ** (c - 1) if c else 1.0 for c in cs]
                 for p, cs in counts.items()}
