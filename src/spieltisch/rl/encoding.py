@@ -367,14 +367,15 @@ class _Tail(_Part):
     turns the encoding of ``old`` into that of ``new`` and shifts when entries were
     appended. ``entry`` encodes one entry into the newest position."""
 
-    __slots__ = ("entry", "len_slot", "scale", "block", "stride", "T", "_blank")
+    __slots__ = ("entry", "len_slot", "scale", "block", "stride", "T", "_blank", "_clear")
 
     def __init__(self, path: tuple[Any, ...], entry: Callable[..., None], lo: int, hi: int,
                  len_slot: int, scale: float, block: int, stride: int, T: int) -> None:
         super().__init__(path, self.encode, lo, hi)
         self.entry, self.len_slot, self.scale = entry, len_slot, scale
         self.block, self.stride, self.T = block, stride, T
-        self._blank = array("f", bytes(4 * stride))
+        self._blank = array("f", bytes(4 * stride))  # one position
+        self._clear = array("f", bytes(4 * (hi - lo)))  # the whole part
 
     def _push(self, entries: list[Any], D: array, filled: int) -> None:
         """Shift the ``filled`` occupied positions down by one per entry (the oldest
@@ -409,7 +410,7 @@ class _Tail(_Part):
                 if k:
                     self._push(new[len(new) - k:], D, min(len(old), self.T))
                 return
-        D[self.lo:self.hi] = array("f", bytes(4 * (self.hi - self.lo)))
+        D[self.lo:self.hi] = self._clear
         if new is not None:
             self.encode(new, D)
 
