@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
 import pytest
 
 from spieltisch.core import ConfigError, IllegalAction, get_spec, new_game
-from spieltisch.core.cards import Shuffler, cards_of, mask_of
+from spieltisch.core.cards import Shuffler, cards_of, deal_masks, mask_of
 
 
 def test_unknown_game_and_bad_player_count():
@@ -78,3 +81,26 @@ def test_events_are_redacted_per_seat():
         giver, receiver = e.seat, e.public["to"]
         for seat in range(4):
             assert ("cards" in e.for_seat(seat)) == (seat in (giver, receiver))
+
+
+def test_deal_masks_deals_each_need_uniformly():
+    """``deal_masks``: disjoint hands of the asked sizes, drawn from ``cards``; the dealt
+    cards first in the list; every card equally likely in every hand."""
+    rng = random.Random(3)
+    seen: Counter[tuple[int, int]] = Counter()
+    trials = 6000
+    for _ in range(trials):
+        cards = [10, 11, 12, 13, 14, 15]
+        hands = deal_masks(cards, [2, 0, 3], rng)
+        assert [h.bit_count() for h in hands] == [2, 0, 3]
+        assert hands[0] & hands[2] == 0
+        assert sorted(cards) == [10, 11, 12, 13, 14, 15]
+        assert hands[0] | hands[2] == sum(1 << c for c in cards[:5])
+        for p, h in enumerate(hands):
+            for c in range(10, 16):
+                if h >> c & 1:
+                    seen[p, c] += 1
+    for c in range(10, 16):  # hand 0 gets 2 of 6 cards, hand 2 gets 3 of 6
+        assert abs(seen[0, c] / trials - 2 / 6) < 0.025
+        assert abs(seen[2, c] / trials - 3 / 6) < 0.025
+        assert seen[1, c] == 0

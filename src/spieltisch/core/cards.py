@@ -35,6 +35,30 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
+def deal_masks(cards: list[int], need: Sequence[int], rng: random.Random) -> list[int]:
+    """Deal ``need[p]`` cards of ``cards`` at random to each ``p``, as hand masks.
+
+    A partial Fisher-Yates shuffle (``random()`` per card is about three times cheaper
+    than ``shuffle``'s ``randbelow``; determinisation deals on every search iteration):
+    afterwards ``cards[:sum(need)]`` are the dealt cards and ``cards[sum(need):]`` the
+    rest, in an order not to be relied on."""
+    random_ = rng.random
+    last = len(cards)
+    hands = []
+    i = 0
+    for k in need:
+        m = 0
+        for _ in range(k):
+            j = i + int(random_() * (last - i))
+            c = cards[j]
+            cards[j] = cards[i]
+            cards[i] = c
+            m |= 1 << c
+            i += 1
+        hands.append(m)
+    return hands
+
+
 def iter_cards(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
@@ -115,5 +139,8 @@ class Shuffler:
         return Shuffler(rng, [list(o) for o in self.stacked])
 
     def reseeded(self, rng: random.Random) -> Shuffler:
-        """A shuffler for a determinised copy: fresh chance, no stacked orders."""
-        return Shuffler(random.Random(rng.getrandbits(64)))
+        """A shuffler for a determinised copy: no stacked orders, and its future chance
+        drawn from ``rng`` itself. The searcher's own generator is as unknown to the
+        seat's future as a fresh one, and sharing it saves seeding a new generator
+        (about 4 µs, 3% of a Hood Politix simulation)."""
+        return Shuffler(rng)

@@ -370,8 +370,8 @@ class State(ABC):
     def determinise(self, seat: int, rng: random.Random) -> State:
         """A complete state consistent with ``seat``'s view, hidden parts resampled.
 
-        The copy gets a fresh generator drawn from ``rng``: future chance is
-        unknown to the seat as well.
+        The copy draws its future chance from ``rng`` (``Shuffler.reseeded``): future
+        chance is unknown to the seat as well.
         """
 
     @abstractmethod

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...core.cards import Shuffler, cards_of
+from ...core.cards import Shuffler, cards_of, deal_masks
 from ...core.game import (
     CLOCK,
     LEGAL,
@@ -1336,22 +1336,11 @@ class HoodPolitixState(State):
             need[p] = (h & ~know).bit_count()
         buried = self.buried
         cards = cards_of(pool) + self.draw[buried:]
-        # cards[:k] becomes a uniform random selection, in random order
-        k = 0
-        random_ = rng.random
-        last = len(cards)
-        for p in range(n):
-            m = hands[p]
-            for i in range(k, k + need[p]):
-                j = i + int(random_() * (last - i))
-                c = cards[j]
-                cards[j] = cards[i]
-                m |= 1 << c
-            hands[p] = m
-            k += need[p]
-        s.hands = hands
+        dealt = deal_masks(cards, need, rng)
+        s.hands = [h | d for h, d in zip(hands, dealt, strict=True)]
+        k = sum(need)
         s.draw = self.draw[:buried] + cards[k:]
-        s.unordered = last - k
+        s.unordered = len(cards) - k
         return s
 
     def clone(self) -> HoodPolitixState:

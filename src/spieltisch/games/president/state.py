@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...core.cards import Shuffler, cards_of
+from ...core.cards import Shuffler, cards_of, deal_masks
 from ...core.game import Event, Game, IllegalAction, Result, State
 from ...core.observation import Observer
 from . import cards as C
@@ -519,20 +519,14 @@ class PresidentState(State):
         ceiling = self.ceiling[seat]
         if ceiling is not None and ceiling[0] != seat and need[ceiling[0]]:
             giver, top = ceiling
-            allowed = [c for c in cards_of(pool_mask) if C.rank_of(c) <= top]
-            chosen = rng.sample(allowed, need[giver])
-            for c in chosen:
-                hands[giver] |= 1 << c
-                pool_mask &= ~(1 << c)
+            # the cards of rank <= top: four ids per rank, the Jokers (rank 13) last
+            allowed = pool_mask & ((1 << 4 * (top + 1)) - 1)
+            got = deal_masks(cards_of(allowed), [need[giver]], rng)[0]
+            hands[giver] |= got
+            pool_mask &= ~got
             need[giver] = 0
-        pool = cards_of(pool_mask)
-        rng.shuffle(pool)
-        k = 0
-        for p in range(n):
-            for c in pool[k:k + need[p]]:
-                hands[p] |= 1 << c
-            k += need[p]
-        s.hands = hands
+        dealt = deal_masks(cards_of(pool_mask), need, rng)
+        s.hands = [h | d for h, d in zip(hands, dealt, strict=True)]
         return s
 
     def clone(self) -> PresidentState:
