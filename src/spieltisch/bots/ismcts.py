@@ -22,9 +22,12 @@ Modelling choices (the engine lets several seats act at once):
   act there (e.g. the player to move and anyone who may throw in).
 * At each step of a descent or rollout the acting seat is chosen as the runner
   does (``runner.step``): first the seats that may act out of turn, in random
-  order; then one of the seats the game waits for (a random one for a vote, which
-  visits every voter in turn, in random order); when nobody acts, the earliest
-  deadline fires (edge ``(clock, action)``, never a choice).
+  order (in the tree a random rotation of seat order, as a full shuffle per step
+  cost 2% of the search; rollouts ask each in seat order, as each reacts
+  independently with probability ``react_p``); then one of the seats the game
+  waits for (a random one for a vote, which visits every voter in turn, in random
+  order); when nobody acts, the earliest deadline fires (edge ``(clock, action)``,
+  never a choice).
 * **Opponents' optional actions** (throw-ins, accusations, doubts) are modelled as
   ``RandomBot`` does: each opponent with an out-of-turn option acts with
   probability ``react_p`` (0.1); *which* action it then takes is searched (UCB
@@ -93,7 +96,11 @@ whether to take an out-of-turn chance, with ``react_p``), so rollouts look like
 real play but still vary; games without a heuristic bot, and ``rollout="random"``,
 use uniformly random actions. Heuristic rollouts cost about 2-3x in simulations
 per second and are worth it: on President (4 players) they turned a 0.30 share
-against the heuristic bot into 0.59.
+against the heuristic bot into 0.59. The rollout bots are created afresh for every
+search (every rollout with ``horizon="game"``), and the root's hint comes from a
+separate instance that only ever sees the real game: a policy that learns from what
+it reads (HOAX's bluff rates) would otherwise learn from simulated games, or count
+the real history once per rollout.
 
 Only the engine API is used (``determinise`` through the observation, ``clone``,
 ``to_act``, ``out_of_turn``, ``legal_actions``, ``apply``, ``deadlines``, ``standing``,
@@ -185,13 +192,21 @@ class ISMCTSBot(Bot):
         # a deadline (seat d, action) -> (n + 1 + d) * K + action + 1 (d may be CLOCK).
         self._k = game.num_actions + 1
         self._n = game.num_players
-        self._rollout_bots: list[Bot] | None = None
+        #: The rollout policy's bot class (None: random rollouts); ``_hint_bot`` is its
+        #: instance for this seat that sees only real observations (the root's hint), and
+        #: ``_rollout_bots`` the instances that play rollouts, fresh for every search
+        #: (every rollout with ``horizon="game"``): a bot that learns from what it reads
+        #: (HOAX's bluff rates) must not learn from simulated games, nor read the same
+        #: history once per rollout.
+        self._policy: type[Bot] | None = None
+        self._hint_bot: Bot | None = None
+        self._rollout_bots: list[Bot] = []
         if rollout == "heuristic":
             heuristic = game.bots().get("heuristic")
             if heuristic is None:
                 raise ConfigError(f"{game.name} has no heuristic bot for ismcts rollouts")
-            self._rollout_bots = [heuristic(game, s, self.rng.randrange(2**31))
-                                  for s in range(game.num_players)]
+            self._policy = heuristic
+            self._hint_bot = heuristic(game, seat, self.rng.randrange(2**31))
         #: Figures of the last search (simulations, seconds, rollout actions).
         self.last_search: dict[str, float] = {}
         self._rollout_actions = 0
@@ -222,6 +237,7 @@ class ISMCTSBot(Bot):
         limit = budget if budget is not None else 1 << 62
         sims = 0
         self._rollout_actions = 0
+        self._fresh_rollout_bots()
         self._hint = self._policy_choice(obs, options)
         while sims < limit:
             state = obs.sample_state(rng)
@@ -243,12 +259,19 @@ class ISMCTSBot(Bot):
                             "rollout_actions": self._rollout_actions}
         return best
 
+    def _fresh_rollout_bots(self) -> None:
+        policy = self._policy
+        if policy is not None:
+            rng = self.rng
+            self._rollout_bots = [policy(self.game, s, rng.randrange(2**31))
+                                  for s in range(self._n)]
+
     def _policy_choice(self, obs: Observation, options: list[int]) -> int:
         """What the rollout policy would do at the root (``WAIT`` for declining), or
         ``WAIT - 1`` when there is no policy or no bias."""
-        if not self.prior or self._rollout_bots is None:
+        bot = self._hint_bot
+        if not self.prior or bot is None:
             return WAIT - 1
-        bot = self._rollout_bots[self.seat]
         choice = bot.react(obs) if WAIT in options else bot.act(obs)
         if choice is None:
             return WAIT if WAIT in options else WAIT - 1
@@ -279,17 +302,24 @@ class ISMCTSBot(Bot):
                     continue
             base = seat * k + 1
             children = node.children
-            untried = [a for a in options if base + a not in children]
+            # one pass: every tried option was available once more; list the untried
+            untried = None
+            for a in options:
+                ch = children.get(base + a)
+                if ch is None:
+                    if untried is None:
+                        untried = [a]
+                    else:
+                        untried.append(a)
+                else:
+                    ch.avail += 1
             if untried:
                 if node is root and self._hint in untried:  # the policy's pick first
                     action = self._hint
                 else:
                     action = untried[int(rng.random() * len(untried))]
                 child = children[base + action] = Node()
-                for a in options:
-                    ch = children.get(base + a)
-                    if ch is not None:
-                        ch.avail += 1
+                child.avail = 1
                 path.append((child, seat))
                 if action == WAIT:
                     declined = state.move_number
@@ -303,10 +333,10 @@ class ISMCTSBot(Bot):
             action = options[0]
             child = children[base + action]
             hint = self._hint if node is root else WAIT - 1
+            sqrt = math.sqrt
             for a in options:
                 ch = children[base + a]
-                ch.avail += 1
-                v = ch.w / ch.n + c * math.sqrt(log(ch.avail) / ch.n)
+                v = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
                 if a == hint:
                     v += self.prior / (ch.n + 1)
                 if v > best_v:
@@ -334,8 +364,9 @@ class ISMCTSBot(Bot):
         optional = state.out_of_turn()
         if optional:
             order = [s for s in optional if s not in required]
-            if len(order) > 1:
-                rng.shuffle(order)
+            if len(order) > 1:  # a random rotation: fair, and far cheaper than a shuffle
+                i = int(rng.random() * len(order))
+                order = order[i:] + order[:i]
             for s in order:
                 if s == self.seat:
                     if declined == state.move_number:
@@ -370,7 +401,7 @@ class ISMCTSBot(Bot):
             # A depth cut needs an estimate to judge by: without one, play on.
             limit = state.game.spec.max_actions
             depth = self.depth if judged and self.depth else limit
-            if self._rollout_bots is None:
+            if self._policy is None:
                 done = self._random_rollout(state, stop, min(depth, limit))
             else:
                 done = self._bot_rollout(state, stop, min(depth, limit))
@@ -381,6 +412,8 @@ class ISMCTSBot(Bot):
                     standing = state.standing() or [0.0] * self._n
                 else:
                     standing = state.estimate() or [0.0] * self._n
+                if self.reward == "margin" and self.margin_w == 1.0:
+                    return self._margin(None, standing)  # places would get weight 0
                 rewards = self._places_to_rewards(standing)
                 return self._margin(rewards, standing) if self.reward == "margin" else rewards
         rewards = self._rewards(state)
@@ -390,19 +423,22 @@ class ISMCTSBot(Bot):
                 return self._margin(rewards, standing)
         return rewards
 
-    def _margin(self, rewards: list[float], standing: list[float]) -> list[float]:
+    def _margin(self, rewards: list[float] | None, standing: list[float]) -> list[float]:
         """Blend place rewards with each seat's margin over the others' mean standing,
-        squashed by ``tanh`` on the scale of the margins seen so far."""
+        squashed by ``tanh`` on the scale of the margins seen so far (``rewards=None``:
+        margins alone, as with ``margin_w=1``)."""
         n = self._n
         if n < 2:
-            return rewards
+            return rewards if rewards is not None else [1.0] * n
         total = sum(standing)
         margins = [(v - (total - v) / (n - 1)) for v in standing]
         spread = max(abs(m) for m in margins)
         self._scale += 0.02 * (spread - self._scale) if self._scale else spread
         scale = self._scale if self._scale > 1e-9 else 1.0
-        w = self.margin_w
         tanh = math.tanh
+        if rewards is None:
+            return [0.5 + 0.5 * tanh(m / scale) for m in margins]
+        w = self.margin_w
         return [(1 - w) * r + w * (0.5 + 0.5 * tanh(m / scale))
                 for r, m in zip(rewards, margins, strict=True)]
 
@@ -484,8 +520,9 @@ class ISMCTSBot(Bot):
     def _bot_rollout(self, state: State, stop: int | None, limit: int) -> bool:
         """The rollout bots' actions (see the module docstring); as ``_random_rollout``."""
         rng = self.rng
+        if stop is None:
+            self._fresh_rollout_bots()
         bots = self._rollout_bots
-        assert bots is not None
         steps = 0
         while not state.is_over() and (stop is None or state.round_number() == stop):
             if steps == limit:

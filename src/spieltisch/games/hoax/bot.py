@@ -11,7 +11,11 @@
   repeats a story too.
 - **Bluff rates** are learnt across rounds: official doubts tell whether a claim was a
   lie, and the reveal after every final tells it for every claim of the round. The
-  estimate starts at ``bluff_prior`` (30 %, worth five claims).
+  estimate starts at ``bluff_prior`` (30 %, worth five claims). This round's official
+  doubts are part of the round's knowledge (read again with it when the bot is shown
+  another log, as in search rollouts); only a round change (the new round's view with
+  the last reveal) adds a finished round to the bot's memory, so a log read twice is
+  never counted twice.
 - **Belief.** For every other seat: two copies of each identity, minus the bot's own
   card and the cards known (face up, proven); never a seat's covers (round start,
   justified doubts, final), what it showed this bot as false, or what a "fout" answer
@@ -79,7 +83,8 @@ RANGE7 = range(NUM_IDENTITIES)
 class Knowledge:
     """What one bot has read from the log: per seat, log-evidence per identity."""
 
-    __slots__ = ("round", "pos", "last", "ev", "count", "claims", "start_turn", "final_turn")
+    __slots__ = ("round", "pos", "last", "ev", "count", "claims", "start_turn", "final_turn",
+                 "lies", "truths")
 
     def __init__(self, n: int, rnd: int = -1, turn: int = 0) -> None:
         self.round = rnd
@@ -91,6 +96,9 @@ class Knowledge:
         self.claims: list[list[int]] = []
         self.start_turn = turn
         self.final_turn = -1
+        #: this round's official doubts: lies (justified) and truths per seat
+        self.lies = [0] * n
+        self.truths = [0] * n
 
 
 class HeuristicBot(Bot):
@@ -117,8 +125,10 @@ class HeuristicBot(Bot):
 
     # -- knowledge -----------------------------------------------------------------
     def bluff_rate(self, s: int) -> float:
-        lies = self.lies[s] + 5.0 * self.bluff_prior
-        return min(0.9, max(0.05, lies / (self.lies[s] + self.truths[s] + 5.0)))
+        k = self.k
+        lies = self.lies[s] + k.lies[s]
+        return min(0.9, max(0.05, (lies + 5.0 * self.bluff_prior)
+                            / (lies + self.truths[s] + k.truths[s] + 5.0)))
 
     def _update(self, view: dict[str, Any]) -> Knowledge:
         """Read the log entries new since the last decision."""
@@ -128,7 +138,7 @@ class HeuristicBot(Bot):
         pos = k.pos
         if rnd != k.round or len(log) < pos or (pos and log[pos - 1] != k.last):
             if rnd == k.round + 1 and view.get("last_reveal"):
-                self._check_claims(k, view["last_reveal"])
+                self._remember_round(k, view["last_reveal"])
             k = self.k = Knowledge(self.n, rnd, view["turn"])
             pos = 0
         if view["in_final"] and k.final_turn < 0:
@@ -148,9 +158,9 @@ class HeuristicBot(Bot):
                 if e[4]:  # official: the claim was a lie (justified) or the truth
                     c, x = e[1], IDX[e[2]]
                     if e[5]:
-                        self.lies[c] += 1
+                        k.lies[c] += 1
                     else:
-                        self.truths[c] += 1
+                        k.truths[c] += 1
                     for cl in reversed(k.claims):
                         if cl[0] == c and cl[1] == x:
                             k.claims.remove(cl)
@@ -171,8 +181,12 @@ class HeuristicBot(Bot):
         k.last = log[-1]
         return k
 
-    def _check_claims(self, k: Knowledge, reveal: list[str]) -> None:
-        """After a final every card is shown: count the round's claims as lies or truths."""
+    def _remember_round(self, k: Knowledge, reveal: list[str]) -> None:
+        """After a final every card is shown: keep the round's official doubts, and count
+        its other claims as lies or truths."""
+        for s in range(self.n):
+            self.lies[s] += k.lies[s]
+            self.truths[s] += k.truths[s]
         for s, x in k.claims:
             if s < len(reveal):
                 if IDX[reveal[s]] == x:

@@ -36,6 +36,43 @@ def test_knowledge_resets_with_a_new_round() -> None:
     assert len(rounds) >= 2
 
 
+def test_a_log_read_again_is_not_counted_again() -> None:
+    """Official doubts count towards bluff rates once, however often the round's log is
+    read afresh (search rollouts show the bot many logs of the same round)."""
+    from spieltisch.bots.base import Observation
+    from spieltisch.runner import step
+
+    game = get_spec("hoax").configure(6)
+    for seed in range(40):
+        s = game.new_state(seed=seed)
+        bots = [HeuristicBot(game, i, i) for i in range(6)]
+        rng = random.Random(seed)
+        earlier = None
+        while not s.is_over():
+            step(s, bots, rng)
+            official = [e for e in s.log if e[0] == "vote" and e[4]]
+            if earlier is None and s.phase != "over" and s.log:
+                earlier = s.clone()  # a shorter log of the same round
+            if official and earlier is not None and earlier.round_no == s.round_no:
+                break
+            if earlier is not None and earlier.round_no != s.round_no:
+                earlier = None
+        else:
+            continue
+        reader = HeuristicBot(game, 0, 0)
+        claimant = official[0][1]
+        reader.beliefs(Observation(s, 0).view)
+        first = [reader.bluff_rate(p) for p in range(6)]
+        assert first[claimant] != reader.bluff_prior  # the doubt was counted
+        for _ in range(5):  # another log of the round, then this one again
+            reader.beliefs(Observation(earlier, 0).view)
+            reader.beliefs(Observation(s, 0).view)
+        assert [reader.bluff_rate(p) for p in range(6)] == first
+        assert reader.lies == [0] * 6 and reader.truths == [0] * 6  # no round finished
+        return
+    raise AssertionError("no official doubt in 40 games")
+
+
 def test_heuristic_beats_random() -> None:
     game = get_spec("hoax").configure(5)
     wins = 0
