@@ -194,6 +194,8 @@ def test_margin_rewards_are_bounded_and_ordered():
     rewards = bot._margin(places, [3.0, 1.0, 1.0, -2.0])
     assert all(0.0 <= r <= 1.0 for r in rewards)
     assert rewards[0] > rewards[1] == rewards[2] > rewards[3]
+    # margins alone (the default weight 1): the place rewards are not needed
+    assert bot._margin(None, [3.0, 1.0, 1.0, -2.0]) == rewards
     assert bot._margin([0.5] * 4, [0.0] * 4) == [0.5] * 4
 
 

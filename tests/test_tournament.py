@@ -110,3 +110,96 @@ def test_tournament_errors_are_clear(args, message):
     r = runner.invoke(app, ["tournament", "president", "--games", "2", *args])
     assert r.exit_code == 2
     assert message in r.output
+
+
+def _tournament(out, *extra):
+    return runner.invoke(app, ["tournament", "hockey", "--bots", "random,heuristic",
+                               "--games", "6", "--seed", "4", "--out", str(out), *extra])
+
+
+def _header(seed=4):
+    from spieltisch.core import get_spec
+
+    return {"game": "hockey", "players": 2, "options": get_spec("hockey").configure(2).options,
+            "specs": ["random", "heuristic"], "seed": seed}
+
+
+def _said(r) -> str:
+    return " ".join(r.output.split())  # the console wraps long lines
+
+
+def test_an_interrupted_tournament_resumes_from_its_journal(tmp_path):
+    """Each finished game goes to OUT.games.jsonl at once; run again, the command plays
+    only the games missing from it, gives the same results as an uninterrupted run,
+    and removes the journal once OUT holds everything."""
+    full = tmp_path / "full.json"
+    assert _tournament(full).exit_code == 0
+    assert not (tmp_path / "full.json.games.jsonl").exists()
+    records = json.loads(full.read_text())["records"]
+
+    out = tmp_path / "resumed.json"
+    journal = tmp_path / "resumed.json.games.jsonl"
+    header = _header()
+    # three games were played, and the fourth was being written when it stopped
+    journal.write_text(json.dumps(header) + "\n"
+                       + "".join(json.dumps(r) + "\n" for r in records[:3])
+                       + json.dumps(records[3])[:20])
+    played = []
+    real = tour.play_match
+    try:
+        tour.play_match = lambda m: played.append(m.index) or real(m)  # type: ignore
+        r = _tournament(out)
+    finally:
+        tour.play_match = real  # type: ignore
+    assert r.exit_code == 0, r.output
+    assert "resuming: 3 of 6 games already played" in _said(r)
+    assert played == [3, 4, 5]
+    assert json.loads(out.read_text())["records"] == records
+    assert not journal.exists()
+
+
+def test_a_journal_of_another_tournament_is_refused_and_kept(tmp_path):
+    out = tmp_path / "r.json"
+    journal = tmp_path / "r.json.games.jsonl"
+    other = _header(seed=5)
+    journal.write_text(json.dumps(other) + "\n")
+    r = _tournament(out)
+    assert r.exit_code == 2
+    assert "belongs to another tournament" in _said(r) and "seed 5" in _said(r)
+    assert journal.read_text() == json.dumps(other) + "\n"
+    assert not out.exists()
+
+
+def test_a_damaged_journal_is_named_and_kept(tmp_path):
+    out = tmp_path / "r.json"
+    journal = tmp_path / "r.json.games.jsonl"
+    header = _header()
+    text = json.dumps(header) + "\n" + '{"index": 0, "bots": ["random", "random"]}\n'
+    journal.write_text(text)
+    r = _tournament(out)
+    assert r.exit_code == 2
+    assert "damaged at line 2" in _said(r)
+    assert journal.read_text() == text
+
+
+def test_games_are_journaled_as_they_finish(tmp_path):
+    """Stopped by Ctrl-C during the fourth game, the journal holds the first three."""
+    out = tmp_path / "r.json"
+    real = tour.play_match
+
+    def stop_at_3(m):
+        if m.index == 3:
+            raise KeyboardInterrupt
+        return real(m)
+
+    try:
+        tour.play_match = stop_at_3  # type: ignore
+        r = _tournament(out)
+    finally:
+        tour.play_match = real  # type: ignore
+    assert r.exit_code != 0 and not out.exists()
+    lines = (tmp_path / "r.json.games.jsonl").read_text().splitlines()
+    assert json.loads(lines[0]) == _header()
+    assert [json.loads(x)["index"] for x in lines[1:]] == [0, 1, 2]
+    assert _tournament(out).exit_code == 0
+    assert len(json.loads(out.read_text())["records"]) == 6

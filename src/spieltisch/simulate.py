@@ -59,26 +59,32 @@ def run(tasks: Sequence[Task], jobs: int = 1,
 
 
 def map_in_order(fn: Callable[[T], R], items: Sequence[T], jobs: int = 1,
-                 progress: Callable[[int], None] | None = None, chunksize: int = 1
-                 ) -> list[R]:
+                 progress: Callable[[int], None] | None = None, chunksize: int = 1,
+                 on_result: Callable[[R], None] | None = None) -> list[R]:
     """``[fn(x) for x in items]``, in ``jobs`` forked processes when ``jobs > 1``.
 
-    Results keep the items' order, so a run's figures never depend on ``jobs``.
+    Results keep the items' order, so a run's figures never depend on ``jobs``;
+    ``on_result`` sees each result as soon as it is in (in that order too).
     """
     out: list[R] = []
     if jobs <= 1 or len(items) <= 1:
-        for item in items:
-            out.append(fn(item))
-            if progress:
-                progress(1)
-        return out
-    import multiprocessing as mp
+        results: Iterable[R] = (fn(item) for item in items)
+        pool = None
+    else:
+        import multiprocessing as mp
 
-    with mp.get_context("fork").Pool(jobs) as pool:
-        for result in pool.imap(fn, items, chunksize=chunksize):
+        pool = mp.get_context("fork").Pool(jobs)
+        results = pool.imap(fn, items, chunksize=chunksize)
+    try:
+        for result in results:
             out.append(result)
+            if on_result:
+                on_result(result)
             if progress:
                 progress(1)
+    finally:
+        if pool is not None:
+            pool.terminate()
     return out
 
 

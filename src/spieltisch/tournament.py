@@ -21,10 +21,12 @@ several seats of one game gets the mean of its per-seat updates.
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .bots import make_bot
@@ -84,9 +86,92 @@ def play_match(m: Match) -> dict[str, Any]:
 
 
 def run(matches: Sequence[Match], jobs: int = 1,
-        progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
-    """Play every match (in ``jobs`` processes); records come back in match order."""
-    return map_in_order(play_match, matches, jobs, progress)
+        progress: Callable[[int], None] | None = None,
+        done: dict[int, dict[str, Any]] | None = None,
+        on_record: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """Play every match (in ``jobs`` processes); records come back in match order.
+
+    ``done``: records already played, by game index (a resumed run), which are not
+    played again; ``on_record`` sees every new record as soon as it is in."""
+    done = done or {}
+    todo = [m for m in matches if m.index not in done]
+    new = map_in_order(play_match, todo, jobs, progress, on_result=on_record)
+    played = {r["index"]: r for r in new}
+    return [done[m.index] if m.index in done else played[m.index] for m in matches]
+
+
+class Journal:
+    """A tournament's finished games, one JSON line each, so that an interrupted run
+    resumes where it stopped instead of losing them.
+
+    The first line names the tournament (game, players, options, bots, seed); the
+    others are game records. A last line cut short by the interruption is dropped.
+    """
+
+    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+        self.path = path
+        self.header = header
+
+    def load(self, matches: Sequence[Match]) -> dict[int, dict[str, Any]]:
+        """The games already played, by index; raises ``ConfigError`` (and leaves the
+        file as it is) when it belongs to another tournament or is damaged."""
+        if not self.path.exists():
+            return {}
+        data = self.path.read_bytes()
+        lines = data.split(b"\n")
+        complete = len(data) - len(lines[-1])  # bytes up to the last newline
+        if complete == 0:  # not even the first line was written whole: start afresh
+            self.path.unlink()
+            return {}
+        where = f"the game journal {self.path}"
+        try:
+            header = json.loads(lines[0])
+        except ValueError:
+            header = None
+        if header != self.header:
+            raise ConfigError(
+                f"{where} belongs to another tournament ({_describe(header)}, not "
+                f"{_describe(self.header)}): delete it, or write to another --out")
+        by_index = {m.index: m for m in matches}
+        out: dict[int, dict[str, Any]] = {}
+        for number, line in enumerate(lines[1:-1], start=2):
+            try:
+                rec = json.loads(line)
+                m = by_index.get(rec["index"])
+                ok = m is None or rec["bots"] == [m.specs[b] for b in m.seat_bots]
+            except (ValueError, KeyError, TypeError):
+                ok = False
+            if not ok:
+                raise ConfigError(f"{where} is damaged at line {number}: delete it to "
+                                  "play those games again")
+            if m is not None:
+                out[rec["index"]] = rec
+        if complete < len(data):  # an interrupted write: keep only whole lines
+            with self.path.open("r+b") as f:
+                f.truncate(complete)
+        return out
+
+    def start(self) -> None:
+        if not self.path.exists():
+            self.path.write_text(json.dumps(self.header) + "\n")
+
+    def add(self, record: dict[str, Any]) -> None:
+        with self.path.open("a") as f:
+            f.write(json.dumps(record) + "\n")
+
+    def holds_other_games(self, matches: Sequence[Match]) -> bool:
+        """Whether the journal has games this run did not ask for (a longer run)."""
+        wanted = {m.index for m in matches}
+        return any(json.loads(line)["index"] not in wanted
+                   for line in self.path.read_text().splitlines()[1:])
+
+
+def _describe(header: Any) -> str:
+    if not isinstance(header, dict):
+        return "no readable header"
+    return (f"{header.get('game')}, {header.get('players')} players, bots "
+            f"{','.join(map(str, header.get('specs', [])))}, seed {header.get('seed')}, "
+            f"options {header.get('options')}")
 
 
 def ratings(records: Sequence[dict[str, Any]], specs: Sequence[str]) -> dict[str, dict[str, float]]:

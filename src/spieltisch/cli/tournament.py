@@ -29,7 +29,10 @@ def tournament(
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", help="rule option key=value; repeatable")] = None,
     out: Annotated[Path | None, typer.Option(help="write the results (summary and every "
-                                                  "game) as JSON here")] = None,
+                                                  "game) as JSON here; until then each "
+                                                  "finished game is kept in OUT.games.jsonl, "
+                                                  "and the same command run again after an "
+                                                  "interruption resumes from it")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
 ) -> None:
     """Play bots against each other in rotating seats; print win rates and ratings.
@@ -55,19 +58,37 @@ def tournament(
     except SpieltischError as e:
         fail(str(e))
     matches = tour.matches_for(game, g.num_players, g.options, specs, seed, games)
+    journal = None
+    done: dict[int, dict[str, Any]] = {}
+    if out is not None:
+        journal = tour.Journal(Path(f"{out}.games.jsonl"), {
+            "game": game, "players": g.num_players, "options": g.options, "specs": specs,
+            "seed": seed})
+        try:
+            done = journal.load(matches)
+        except (SpieltischError, OSError) as e:
+            fail(str(e))
+        if done:
+            err.print(f"resuming: {len(done)} of {len(matches)} games already played "
+                      f"({journal.path})")
+        journal.start()
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=err,
                   disable=as_json and not err.is_terminal) as progress:
-        bar = progress.add_task(f"{game} tournament", total=len(matches))
+        bar = progress.add_task(f"{game} tournament", total=len(matches),
+                                completed=len(done))
         try:
-            records = tour.run(matches, jobs, lambda k: progress.advance(bar, k))
+            records = tour.run(matches, jobs, lambda k: progress.advance(bar, k), done,
+                               journal.add if journal else None)
         except SpieltischError as e:
             fail(str(e), 1)
     summary = tour.summarise(records, specs, g.num_players)
     summary.update({"game": game, "players": g.num_players, "options": g.options,
                     "specs": specs, "seed": seed, "requested_games": games})
-    if out is not None:
+    if out is not None and journal is not None:
         out.write_text(json.dumps({**summary, "records": records}, indent=1))
+        if not journal.holds_other_games(matches):  # all of it is in ``out`` now
+            journal.path.unlink()
     if as_json:
         print(json.dumps(summary, indent=1))
         return
