@@ -192,12 +192,9 @@ class ISMCTSBot(Bot):
         # a deadline (seat d, action) -> (n + 1 + d) * K + action + 1 (d may be CLOCK).
         self._k = game.num_actions + 1
         self._n = game.num_players
-        #: The rollout policy's bot class (None: random rollouts); ``_hint_bot`` is its
-        #: instance for this seat that sees only real observations (the root's hint), and
-        #: ``_rollout_bots`` the instances that play rollouts, fresh for every search
-        #: (every rollout with ``horizon="game"``): a bot that learns from what it reads
-        #: (HOAX's bluff rates) must not learn from simulated games, nor read the same
-        #: history once per rollout.
+        #: The rollout policy's bot class (None: random rollouts); its instance for the
+        #: root's hint sees only the real game, the rollouts' are fresh for every search
+        #: (see "Rollout policy" in the module docstring).
         self._policy: type[Bot] | None = None
         self._hint_bot: Bot | None = None
         self._rollout_bots: list[Bot] = []
