@@ -104,3 +104,21 @@ def test_deal_masks_deals_each_need_uniformly():
         assert abs(seen[0, c] / trials - 2 / 6) < 0.025
         assert abs(seen[2, c] / trials - 3 / 6) < 0.025
         assert seen[1, c] == 0
+
+
+def test_deal_masks_last_hand_takes_the_rest_uniformly():
+    """When the needs use every card, the last hand is what is left: still uniform."""
+    rng = random.Random(4)
+    seen: Counter[tuple[int, int]] = Counter()
+    for _ in range(4000):
+        hands = deal_masks([0, 1, 2, 3], [1, 3], rng)
+        assert hands[0] | hands[1] == 15 and hands[0] & hands[1] == 0
+        seen[0, hands[0].bit_length() - 1] += 1
+    assert all(abs(seen[0, c] / 4000 - 0.25) < 0.03 for c in range(4))
+
+
+def test_cards_of_lists_every_id_ascending():
+    rng = random.Random(5)
+    for _ in range(3000):
+        ids = sorted(rng.sample(range(300), rng.randrange(0, 70)))  # past the byte table
+        assert cards_of(mask_of(ids)) == ids
