@@ -203,3 +203,20 @@ def test_games_are_journaled_as_they_finish(tmp_path):
     assert [json.loads(x)["index"] for x in lines[1:]] == [0, 1, 2]
     assert _tournament(out).exit_code == 0
     assert len(json.loads(out.read_text())["records"]) == 6
+
+
+def test_an_unwritable_out_is_a_clear_error(tmp_path):
+    r = _tournament(tmp_path / "no" / "such" / "dir.json")
+    assert r.exit_code == 2
+    assert "cannot write the game journal" in _said(r)
+    assert "Traceback" not in r.output
+
+
+def test_results_that_cannot_be_written_stay_in_the_journal(tmp_path):
+    out = tmp_path / "taken"
+    out.mkdir()  # a directory where the results file should go
+    r = _tournament(out)
+    assert r.exit_code == 1
+    assert f"cannot write {out}" in _said(r)
+    lines = (tmp_path / "taken.games.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + 6  # the header and every game

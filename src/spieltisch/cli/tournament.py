@@ -66,12 +66,14 @@ def tournament(
             "seed": seed})
         try:
             done = journal.load(matches)
-        except (SpieltischError, OSError) as e:
+            journal.start()
+        except SpieltischError as e:
             fail(str(e))
+        except OSError as e:
+            fail(f"cannot write the game journal {journal.path}: {e.strerror or e}")
         if done:
             err.print(f"resuming: {len(done)} of {len(matches)} games already played "
                       f"({journal.path})")
-        journal.start()
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=err,
                   disable=as_json and not err.is_terminal) as progress:
@@ -86,7 +88,11 @@ def tournament(
     summary.update({"game": game, "players": g.num_players, "options": g.options,
                     "specs": specs, "seed": seed, "requested_games": games})
     if out is not None and journal is not None:
-        out.write_text(json.dumps({**summary, "records": records}, indent=1))
+        try:
+            out.write_text(json.dumps({**summary, "records": records}, indent=1))
+        except OSError as e:
+            fail(f"cannot write {out}: {e.strerror or e}; every game is kept in "
+                 f"{journal.path}: run the same command again once {out} can be written", 1)
         if not journal.holds_other_games(matches):  # all of it is in ``out`` now
             journal.path.unlink()
     if as_json:
