@@ -299,22 +299,23 @@ def test_prior_leans_on_the_rollout_policy(name):
 
 @pytest.mark.parametrize("name", ["hoax", "pixmit"])
 def test_rollout_bots_are_fresh_and_the_hint_sees_only_the_real_game(name, monkeypatch):
-    """The rollout policy's bots are new for every search, and the instance that gives
-    the root's hint is shown only the real game: a policy that learns from what it reads
-    (HOAX's bluff rates) never learns from a simulated game."""
+    """The rollout policy's bots are new for every search and read one round only (a
+    descent may cross into the next round), and the instance that gives the root's hint
+    is shown only the real game: a policy that learns from what it reads (HOAX's bluff
+    rates) never learns from a simulated round."""
     from spieltisch.runner import step
 
     game = get_spec(name).configure(None)
     state = game.new_state(seed=3)
-    seen: list[tuple[object, bool]] = []  # (bot, shown the real state?) per question
+    seen: list[tuple[object, bool, int]] = []  # (bot, real state?, round) per question
 
     class Recording(game.bots()["heuristic"]):  # type: ignore[misc]
         def act(self, obs):
-            seen.append((self, obs._state is state))
+            seen.append((self, obs._state is state, obs._state.round_number()))
             return super().act(obs)
 
         def react(self, obs):
-            seen.append((self, obs._state is state))
+            seen.append((self, obs._state is state, obs._state.round_number()))
             return super().react(obs)
 
     monkeypatch.setattr(type(game), "bots", lambda self: {"heuristic": Recording})
@@ -322,16 +323,26 @@ def test_rollout_bots_are_fresh_and_the_hint_sees_only_the_real_game(name, monke
     others = [RandomBot(game, s, s) for s in range(game.num_players)]
     rng = random.Random(3)
     users: list[list[object]] = []  # the rollout bots of each search (kept alive)
-    while len(users) < 3 and not state.is_over():
+    crossed = 0
+    while len(users) < 12 and not state.is_over():
         if 0 in state.to_act() and len(state.legal_actions(0)) > 1:
             seen.clear()
+            root_round = state.round_number()
             state.apply(0, bot.act(Observation(state, 0)))
-            assert [real for b, real in seen if b is bot._hint_bot] == [True]
-            users.append([b for b, _ in seen if b is not bot._hint_bot])
-            assert users[-1], "the rollouts asked the policy nothing"
-            assert not any(real for b, real in seen if b is not bot._hint_bot)
+            assert [real for b, real, _ in seen if b is bot._hint_bot] == [True]
+            rollout = [(b, real, r) for b, real, r in seen if b is not bot._hint_bot]
+            assert rollout, "the rollouts asked the policy nothing"
+            assert not any(real for _, real, _ in rollout)
+            rounds: dict[int, set[int]] = {}
+            for b, _, r in rollout:
+                rounds.setdefault(id(b), set()).add(r)
+            assert all(len(rs) == 1 for rs in rounds.values()), "a bot read two rounds"
+            crossed += any(r != root_round for _, _, r in rollout)
+            users.append([b for b, _, _ in rollout])
             continue
         step(state, others, rng)
-    assert len(users) == 3
+    assert len(users) >= 3
     for a, b in zip(users, users[1:], strict=False):
         assert not any(x is y for x in a for y in b)
+    if name == "hoax":
+        assert crossed, "no search crossed a round: the test would not see the bug"

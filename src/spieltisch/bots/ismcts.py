@@ -22,12 +22,12 @@ Modelling choices (the engine lets several seats act at once):
   act there (e.g. the player to move and anyone who may throw in).
 * At each step of a descent or rollout the acting seat is chosen as the runner
   does (``runner.step``): first the seats that may act out of turn, in random
-  order (in the tree a random rotation of seat order, as a full shuffle per step
-  cost 2% of the search; rollouts ask each in seat order, as each reacts
-  independently with probability ``react_p``); then one of the seats the game
-  waits for (a random one for a vote, which visits every voter in turn, in random
-  order); when nobody acts, the earliest deadline fires (edge ``(clock, action)``,
-  never a choice).
+  order (a shuffle per step cost 2% of a search, so the tree puts the others in a
+  random rotation and this bot at a random place among them, which gives every seat
+  a shuffle's chances of acting first and of acting before this bot; rollouts ask
+  from a random seat on); then one of the seats the game waits for (a random one
+  for a vote, which visits every voter in turn, in random order); when nobody acts,
+  the earliest deadline fires (edge ``(clock, action)``, never a choice).
 * **Opponents' optional actions** (throw-ins, accusations, doubts) are modelled as
   ``RandomBot`` does: each opponent with an out-of-turn option acts with
   probability ``react_p`` (0.1); *which* action it then takes is searched (UCB
@@ -97,10 +97,13 @@ real play but still vary; games without a heuristic bot, and ``rollout="random"`
 use uniformly random actions. Heuristic rollouts cost about 2-3x in simulations
 per second and are worth it: on President (4 players) they turned a 0.30 share
 against the heuristic bot into 0.59. The rollout bots are created afresh for every
-search (every rollout with ``horizon="game"``), and the root's hint comes from a
-separate instance that only ever sees the real game: a policy that learns from what
-it reads (HOAX's bluff rates) would otherwise learn from simulated games, or count
-the real history once per rollout.
+search, and for every rollout that does not start in the root's round (a descent
+may cross into the next round; every rollout with ``horizon="game"``), so each of
+them reads one round of one search; the root's hint comes from a separate instance
+that only ever sees the real game. A policy that learns from what it reads (HOAX's
+bluff rates) would otherwise learn from simulated rounds, or count the real history
+once per rollout. What the hint's instance has learnt is not passed on: rollout
+bots start from their priors.
 
 Only the engine API is used (``determinise`` through the observation, ``clone``,
 ``to_act``, ``out_of_turn``, ``legal_actions``, ``apply``, ``deadlines``, ``standing``,
@@ -187,6 +190,7 @@ class ISMCTSBot(Bot):
         #: Progressive bias toward the rollout policy's own choice at the root.
         self.prior = float(prior)
         self._hint = WAIT - 1  # the rollout policy's choice at the root (none: WAIT - 1)
+        self._root_round = 0  # the round the search's root is in
         self._scale = 0.0  # running mean absolute margin (``reward="margin"``)
         # Edge keys: decision (seat, action) -> seat * K + action + 1 (WAIT -> seat * K);
         # a deadline (seat d, action) -> (n + 1 + d) * K + action + 1 (d may be CLOCK).
@@ -234,10 +238,12 @@ class ISMCTSBot(Bot):
         limit = budget if budget is not None else 1 << 62
         sims = 0
         self._rollout_actions = 0
-        self._fresh_rollout_bots()
+        self._rollout_bots = self._new_rollout_bots()
         self._hint = self._policy_choice(obs, options)
         while sims < limit:
             state = obs.sample_state(rng)
+            if not sims:
+                self._root_round = state.round_number()
             self._iterate(state, root, options)
             sims += 1
             if stop != math.inf and time.perf_counter() >= stop:
@@ -256,12 +262,12 @@ class ISMCTSBot(Bot):
                             "rollout_actions": self._rollout_actions}
         return best
 
-    def _fresh_rollout_bots(self) -> None:
+    def _new_rollout_bots(self) -> list[Bot]:
         policy = self._policy
-        if policy is not None:
-            rng = self.rng
-            self._rollout_bots = [policy(self.game, s, rng.randrange(2**31))
-                                  for s in range(self._n)]
+        if policy is None:
+            return []
+        rng = self.rng
+        return [policy(self.game, s, rng.randrange(2**31)) for s in range(self._n)]
 
     def _policy_choice(self, obs: Observation, options: list[int]) -> int:
         """What the rollout policy would do at the root (``WAIT`` for declining), or
@@ -360,10 +366,16 @@ class ISMCTSBot(Bot):
         required = state.to_act()
         optional = state.out_of_turn()
         if optional:
-            order = [s for s in optional if s not in required]
-            if len(order) > 1:  # a random rotation: fair, and far cheaper than a shuffle
+            # a random order, much cheaper than a shuffle: the others in a random rotation,
+            # this bot at a random place among them (each seat acts before this bot, and
+            # first, as often as with a shuffle)
+            me = self.seat
+            order = [s for s in optional if s not in required and s != me]
+            if len(order) > 1:
                 i = int(rng.random() * len(order))
                 order = order[i:] + order[:i]
+            if me in optional and me not in required:
+                order.insert(int(rng.random() * (len(order) + 1)), me)
             for s in order:
                 if s == self.seat:
                     if declined == state.move_number:
@@ -482,7 +494,11 @@ class ISMCTSBot(Bot):
             optional = out_of_turn()
             if optional:
                 seat = -1
-                for s in optional:
+                k = len(optional)
+                i = int(random() * k)  # asked from a random one on: no seat goes first always
+                for _ in range(k):
+                    s = optional[i]
+                    i = i + 1 if i + 1 < k else 0
                     if s not in required and random() < react_p:
                         actions = legal(s)
                         if actions:
@@ -517,9 +533,10 @@ class ISMCTSBot(Bot):
     def _bot_rollout(self, state: State, stop: int | None, limit: int) -> bool:
         """The rollout bots' actions (see the module docstring); as ``_random_rollout``."""
         rng = self.rng
-        if stop is None:
-            self._fresh_rollout_bots()
         bots = self._rollout_bots
+        if stop is None or stop != self._root_round:
+            # past the root's round: bots of its own, which read that one simulated round
+            bots = self._new_rollout_bots()
         steps = 0
         while not state.is_over() and (stop is None or state.round_number() == stop):
             if steps == limit:
@@ -530,7 +547,9 @@ class ISMCTSBot(Bot):
             optional = state.out_of_turn()
             acted = False
             eps = self.eps
-            for s in optional:
+            k = len(optional)
+            first = int(rng.random() * k) if k > 1 else 0
+            for s in optional[first:] + optional[:first]:  # no seat goes first always
                 if s not in required:
                     if eps and rng.random() < eps:
                         if rng.random() >= self.react_p:

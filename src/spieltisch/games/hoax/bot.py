@@ -13,9 +13,8 @@
   lie, and the reveal after every final tells it for every claim of the round. The
   estimate starts at ``bluff_prior`` (30 %, worth five claims). This round's official
   doubts are part of the round's knowledge (read again with it when the bot is shown
-  another log, as in search rollouts); only a round change (the new round's view with
-  the last reveal) adds a finished round to the bot's memory, so a log read twice is
-  never counted twice.
+  another log, as in search rollouts); only a later round adds a finished round to
+  the bot's memory, so a log read twice is never counted twice.
 - **Belief.** For every other seat: two copies of each identity, minus the bot's own
   card and the cards known (face up, proven); never a seat's covers (round start,
   justified doubts, final), what it showed this bot as false, or what a "fout" answer
@@ -137,8 +136,9 @@ class HeuristicBot(Bot):
         rnd = view["round"]
         pos = k.pos
         if rnd != k.round or len(log) < pos or (pos and log[pos - 1] != k.last):
-            if rnd == k.round + 1 and view.get("last_reveal"):
-                self._remember_round(k, view["last_reveal"])
+            if rnd > k.round:  # a later round: keep what this one showed
+                self._remember_round(k, view.get("last_reveal") if rnd == k.round + 1
+                                     else None)
             k = self.k = Knowledge(self.n, rnd, view["turn"])
             pos = 0
         if view["in_final"] and k.final_turn < 0:
@@ -181,12 +181,16 @@ class HeuristicBot(Bot):
         k.last = log[-1]
         return k
 
-    def _remember_round(self, k: Knowledge, reveal: list[str]) -> None:
-        """After a final every card is shown: keep the round's official doubts, and count
-        its other claims as lies or truths."""
+    def _remember_round(self, k: Knowledge, reveal: list[str] | None) -> None:
+        """A round is over: keep its official doubts; with the reveal that followed it
+        (every card is shown after a final), count its other claims as lies or truths
+        too (not when the bot first looks again rounds later: that reveal is another
+        round's)."""
         for s in range(self.n):
             self.lies[s] += k.lies[s]
             self.truths[s] += k.truths[s]
+        if not reveal:
+            return
         for s, x in k.claims:
             if s < len(reveal):
                 if IDX[reveal[s]] == x:

@@ -1218,13 +1218,13 @@ class HoaxState(State):
         return out
 
     def _log_view(self) -> list[Any]:
-        """The log as JSON. The log only grows and its entries are tuples, so converted
-        entries are kept (per state object, dropped by ``clone``) and shared, read-only,
-        by successive views; only new entries are converted. While the log does not
-        grow, successive views share the same list too."""
+        """The log as JSON. A round's log only grows and its entries are tuples, so
+        converted entries are kept (per log list: a new round, and a clone, have their
+        own) and shared, read-only, by successive views; only new entries are converted.
+        While the log does not grow, successive views share the same list too."""
         cache = self.__dict__.get("_log_cache")
-        if cache is None or cache[0] != id(self) or len(cache[1]) > len(self.log):
-            cache = self._log_cache = [id(self), [], []]
+        if cache is None or cache[0] is not self.log:
+            cache = self._log_cache = [self.log, [], []]
         done = cache[1]
         if len(done) < len(self.log):
             done.extend(self._convert_log(self.log[len(done):]))

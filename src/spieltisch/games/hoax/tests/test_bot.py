@@ -59,6 +59,8 @@ def test_a_log_read_again_is_not_counted_again() -> None:
                 earlier = None
         else:
             continue
+        assert len(earlier.log) < len(s.log)
+        assert not any(e[0] == "vote" and e[4] for e in earlier.log)
         reader = HeuristicBot(game, 0, 0)
         claimant = official[0][1]
         reader.beliefs(Observation(s, 0).view)
@@ -71,6 +73,45 @@ def test_a_log_read_again_is_not_counted_again() -> None:
         assert reader.lies == [0] * 6 and reader.truths == [0] * 6  # no round finished
         return
     raise AssertionError("no official doubt in 40 games")
+
+
+def test_a_rounds_doubts_are_kept_even_when_the_bot_looks_again_rounds_later() -> None:
+    """A round's official doubts join the bot's memory when it next looks at the game,
+    whether that is in the next round (then the reveal's evidence comes too) or later."""
+    from spieltisch.bots.base import Observation
+    from spieltisch.runner import step
+
+    game = get_spec("hoax").configure(4)
+    for seed in range(60):
+        s = game.new_state(seed=seed)
+        bots = [RandomBot(game, i, seed * 10 + i, react_p=0.3) for i in range(4)]
+        rng = random.Random(seed)
+        views: dict[int, dict] = {}  # round -> the last view of seat 0 in that round
+        firsts: dict[int, dict] = {}  # round -> the first view in that round
+        while not s.is_over():
+            step(s, bots, rng)
+            v = Observation(s, 0).view
+            views[s.round_no] = v
+            firsts.setdefault(s.round_no, v)
+        for r in views:
+            votes = [e for e in views[r]["log"] if e[0] == "vote" and e[4]]
+            if votes and r + 2 in firsts:
+                break
+        else:
+            continue
+        lies, truths = [0] * 4, [0] * 4
+        for e in votes:
+            (lies if e[5] else truths)[e[1]] += 1
+        later = HeuristicBot(game, 0, 0)  # looks again two rounds later
+        later.beliefs(views[r])
+        later.beliefs(firsts[r + 2])
+        assert (later.lies, later.truths) == (lies, truths)
+        nxt = HeuristicBot(game, 0, 0)  # looks again in the next round: the reveal too
+        nxt.beliefs(views[r])
+        nxt.beliefs(firsts[r + 1])
+        assert all(a >= b for a, b in zip(nxt.lies + nxt.truths, lies + truths, strict=True))
+        return
+    raise AssertionError("no round with an official doubt two rounds before the end")
 
 
 def test_heuristic_beats_random() -> None:
