@@ -106,6 +106,11 @@ def test_deal_masks_deals_each_need_uniformly():
         assert seen[1, c] == 0
 
 
+def test_deal_masks_refuses_to_deal_more_than_it_has():
+    with pytest.raises(ValueError, match="cannot deal 5 cards from 4"):
+        deal_masks([1, 2, 3, 4], [2, 3], random.Random(1))
+
+
 def test_deal_masks_last_hand_takes_the_rest_uniformly():
     """When the needs use every card, the last hand is what is left: still uniform."""
     rng = random.Random(4)
@@ -122,3 +127,12 @@ def test_cards_of_lists_every_id_ascending():
     for _ in range(3000):
         ids = sorted(rng.sample(range(300), rng.randrange(0, 70)))  # past the byte table
         assert cards_of(mask_of(ids)) == ids
+
+
+def test_deal_masks_deals_every_hand_equally_often():
+    """Not only every card: every two-card hand of four cards (6 of them) comes up
+    about equally often, as with a full shuffle."""
+    rng = random.Random(6)
+    hands: Counter[int] = Counter(deal_masks([0, 1, 2, 3], [2], rng)[0] for _ in range(6000))
+    assert len(hands) == 6
+    assert all(abs(k / 6000 - 1 / 6) < 0.03 for k in hands.values())

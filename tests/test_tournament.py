@@ -197,7 +197,8 @@ def test_games_are_journaled_as_they_finish(tmp_path):
         r = _tournament(out)
     finally:
         tour.play_match = real  # type: ignore
-    assert r.exit_code != 0 and not out.exists()
+    assert r.exit_code == 130 and not out.exists()
+    assert "interrupted: 3 of 6 games are kept" in _said(r)
     lines = (tmp_path / "r.json.games.jsonl").read_text().splitlines()
     assert json.loads(lines[0]) == _header()
     assert [json.loads(x)["index"] for x in lines[1:]] == [0, 1, 2]
@@ -208,7 +209,7 @@ def test_games_are_journaled_as_they_finish(tmp_path):
 def test_an_unwritable_out_is_a_clear_error(tmp_path):
     r = _tournament(tmp_path / "no" / "such" / "dir.json")
     assert r.exit_code == 2
-    assert "cannot write the game journal" in _said(r)
+    assert "cannot read or write the game journal" in _said(r)
     assert "Traceback" not in r.output
 
 
@@ -220,3 +221,14 @@ def test_results_that_cannot_be_written_stay_in_the_journal(tmp_path):
     assert f"cannot write {out}" in _said(r)
     lines = (tmp_path / "taken.games.jsonl").read_text().splitlines()
     assert len(lines) == 1 + 6  # the header and every game
+
+
+def test_results_are_seen_as_they_come_and_returned_in_order():
+    """With several processes each result reaches ``on_result`` once, as soon as it is
+    in (the journal's feed), and the list keeps the items' order."""
+    from spieltisch.simulate import map_in_order
+
+    seen: list[int] = []
+    out = map_in_order(abs, [-3, 1, -4, 1, -5, 9, -2, 6], jobs=2, on_result=seen.append)
+    assert out == [3, 1, 4, 1, 5, 9, 2, 6]
+    assert sorted(seen) == sorted(out)

@@ -58,34 +58,43 @@ def run(tasks: Sequence[Task], jobs: int = 1,
     return map_in_order(play_one, tasks, jobs, progress, chunk)
 
 
+def _indexed(job: tuple[Callable[[T], R], int, T]) -> tuple[int, R]:
+    fn, i, item = job
+    return i, fn(item)
+
+
 def map_in_order(fn: Callable[[T], R], items: Sequence[T], jobs: int = 1,
                  progress: Callable[[int], None] | None = None, chunksize: int = 1,
                  on_result: Callable[[R], None] | None = None) -> list[R]:
     """``[fn(x) for x in items]``, in ``jobs`` forked processes when ``jobs > 1``.
 
     Results keep the items' order, so a run's figures never depend on ``jobs``;
-    ``on_result`` sees each result as soon as it is in (in that order too).
+    ``on_result`` sees each result as soon as it is in (with several processes, in the
+    order they finish). Workers ignore Ctrl-C: the caller gets one KeyboardInterrupt.
     """
-    out: list[R] = []
     if jobs <= 1 or len(items) <= 1:
-        results: Iterable[R] = (fn(item) for item in items)
-        pool = None
-    else:
-        import multiprocessing as mp
+        out: list[R] = []
+        for item in items:
+            out.append(fn(item))
+            if on_result:
+                on_result(out[-1])
+            if progress:
+                progress(1)
+        return out
+    import multiprocessing as mp
+    import signal
 
-        pool = mp.get_context("fork").Pool(jobs)
-        results = pool.imap(fn, items, chunksize=chunksize)
-    try:
-        for result in results:
-            out.append(result)
+    results: dict[int, R] = {}
+    with mp.get_context("fork").Pool(jobs, initializer=signal.signal,
+                                     initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
+        jobs_ = ((fn, i, item) for i, item in enumerate(items))
+        for i, result in pool.imap_unordered(_indexed, jobs_, chunksize=chunksize):
+            results[i] = result
             if on_result:
                 on_result(result)
             if progress:
                 progress(1)
-    finally:
-        if pool is not None:
-            pool.terminate()
-    return out
+    return [results[i] for i in range(len(items))]
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -138,8 +138,9 @@ class Journal:
             try:
                 rec = json.loads(line)
                 m = by_index.get(rec["index"])
-                ok = m is None or rec["bots"] == [m.specs[b] for b in m.seat_bots]
-            except (ValueError, KeyError, TypeError):
+                ok = _RECORD_KEYS <= rec.keys() and (
+                    m is None or rec["bots"] == [m.specs[b] for b in m.seat_bots])
+            except (ValueError, KeyError, TypeError, AttributeError):
                 ok = False
             if not ok:
                 raise ConfigError(f"{where} is damaged at line {number}: delete it to "
@@ -164,6 +165,11 @@ class Journal:
         wanted = {m.index for m in matches}
         return any(json.loads(line)["index"] not in wanted
                    for line in self.path.read_text().splitlines()[1:])
+
+
+#: What every game record holds (``play_match``); a journal line without them is damaged.
+_RECORD_KEYS = {"index", "deal", "deal_seed", "seed", "bots", "winner", "scores", "ranks",
+                "actions"}
 
 
 def _describe(header: Any) -> str:

@@ -425,12 +425,12 @@ class ISMCTSBot(Bot):
                     return self._margin(None, standing)  # places would get weight 0
                 rewards = self._places_to_rewards(standing)
                 return self._margin(rewards, standing) if self.reward == "margin" else rewards
-        rewards = self._rewards(state)
         if self.reward == "margin":
             standing = state.standing()
             if standing is not None:
-                return self._margin(rewards, standing)
-        return rewards
+                return self._margin(None if self.margin_w == 1.0 else self._rewards(state),
+                                    standing)
+        return self._rewards(state)
 
     def _margin(self, rewards: list[float] | None, standing: list[float]) -> list[float]:
         """Blend place rewards with each seat's margin over the others' mean standing,

@@ -70,7 +70,7 @@ def tournament(
         except SpieltischError as e:
             fail(str(e))
         except OSError as e:
-            fail(f"cannot write the game journal {journal.path}: {e.strerror or e}")
+            fail(f"cannot read or write the game journal {journal.path}: {e.strerror or e}")
         if done:
             err.print(f"resuming: {len(done)} of {len(matches)} games already played "
                       f"({journal.path})")
@@ -84,6 +84,16 @@ def tournament(
                                journal.add if journal else None)
         except SpieltischError as e:
             fail(str(e), 1)
+        except OSError as e:
+            fail(f"cannot write the game journal {journal.path if journal else ''}: "
+                 f"{e.strerror or e}", 1)
+        except KeyboardInterrupt:
+            progress.stop()
+            if journal is None:
+                fail("interrupted (no --out: nothing was kept)", 130)
+            kept = len(journal.load(matches))
+            fail(f"interrupted: {kept} of {len(matches)} games are kept in {journal.path}; "
+                 "run the same command again to play the rest", 130)
     summary = tour.summarise(records, specs, g.num_players)
     summary.update({"game": game, "players": g.num_players, "options": g.options,
                     "specs": specs, "seed": seed, "requested_games": games})
@@ -94,7 +104,7 @@ def tournament(
             fail(f"cannot write {out}: {e.strerror or e}; every game is kept in "
                  f"{journal.path}: run the same command again once {out} can be written", 1)
         if not journal.holds_other_games(matches):  # all of it is in ``out`` now
-            journal.path.unlink()
+            journal.path.unlink(missing_ok=True)
     if as_json:
         print(json.dumps(summary, indent=1))
         return

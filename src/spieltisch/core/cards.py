@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from .game import ConfigError
 
@@ -25,9 +26,16 @@ def mask_of(cards: Sequence[int]) -> int:
     return m
 
 
+def _byte_tables(label: Callable[[int], Any], size: int) -> tuple[tuple[tuple[Any, ...], ...], ...]:
+    """``t[k][b]``: the labels of the cards of byte value ``b`` at byte ``k`` of a mask
+    (card ids below ``size``), lowest first; masks are read eight cards at a time."""
+    return tuple(tuple(tuple(label(8 * k + i) for i in range(8) if b >> i & 1 and 8 * k + i < size)
+                       for b in range(256))
+                 for k in range((size + 7) // 8))
+
+
 #: ``_BYTE_CARDS[k][b]``: the card ids of byte value ``b`` at byte ``k`` of a mask.
-_BYTE_CARDS = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
-                    for k in range(16))
+_BYTE_CARDS = _byte_tables(int, 128)
 
 
 def cards_of(mask: int) -> list[int]:
@@ -59,8 +67,10 @@ def deal_masks(cards: list[int], need: Sequence[int], rng: random.Random) -> lis
     than ``shuffle``'s ``randbelow``; determinisation deals on every search iteration):
     afterwards ``cards[:sum(need)]`` are the dealt cards and ``cards[sum(need):]`` the
     rest, in an order not to be relied on."""
-    random_ = rng.random
     last = len(cards)
+    if sum(need) > last:
+        raise ValueError(f"cannot deal {sum(need)} cards from {last}")
+    random_ = rng.random
     hands = []
     i = 0
     for k in need:
@@ -99,11 +109,7 @@ def code_lister(names: Sequence[str]) -> Callable[[int], list[str]]:
     It looks up eight cards at a time (views list hands on every call, so this is hot).
     ``names`` gives each card id's code; duplicates may share one.
     """
-    n = len(names)
-    tables = tuple(
-        tuple(tuple(names[8 * k + b] for b in range(8) if m >> b & 1 and 8 * k + b < n)
-              for m in range(256))
-        for k in range((n + 7) // 8))
+    tables = _byte_tables(names.__getitem__, len(names))
 
     def codes(mask: int) -> list[str]:
         out: list[str] = []
