@@ -232,3 +232,21 @@ def test_results_are_seen_as_they_come_and_returned_in_order():
     out = map_in_order(abs, [-3, 1, -4, 1, -5, 9, -2, 6], jobs=2, on_result=seen.append)
     assert out == [3, 1, 4, 1, 5, 9, 2, 6]
     assert sorted(seen) == sorted(out)
+
+
+def test_a_journal_of_a_longer_run_is_kept(tmp_path):
+    """Games the run did not ask for stay in the journal (it is not deleted)."""
+    longer = tmp_path / "long.json"
+    r = runner.invoke(app, ["tournament", "hockey", "--bots", "random,heuristic",
+                            "--games", "8", "--seed", "4", "--out", str(longer)])
+    assert r.exit_code == 0, r.output
+    records = json.loads(longer.read_text())["records"]
+    out = tmp_path / "r.json"
+    journal = tmp_path / "r.json.games.jsonl"
+    text = json.dumps(_header()) + "\n" + "".join(json.dumps(x) + "\n" for x in records)
+    journal.write_text(text)
+    r = _tournament(out)  # six games: all in the journal already
+    assert r.exit_code == 0, r.output
+    assert "resuming: 6 of 6 games already played" in _said(r)
+    assert json.loads(out.read_text())["records"] == records[:6]
+    assert journal.read_text() == text

@@ -111,6 +111,10 @@ class Journal:
     def __init__(self, path: Path, header: dict[str, Any]) -> None:
         self.path = path
         self.header = header
+        #: this run's games in the file (found by ``load``, then added)
+        self.games = 0
+        #: whether the file holds games this run did not ask for (a longer run)
+        self.other_games = False
 
     def load(self, matches: Sequence[Match]) -> dict[int, dict[str, Any]]:
         """The games already played, by index; raises ``ConfigError`` (and leaves the
@@ -147,6 +151,9 @@ class Journal:
                                   "play those games again")
             if m is not None:
                 out[rec["index"]] = rec
+            else:
+                self.other_games = True
+        self.games = len(out)
         if complete < len(data):  # an interrupted write: keep only whole lines
             with self.path.open("r+b") as f:
                 f.truncate(complete)
@@ -159,12 +166,7 @@ class Journal:
     def add(self, record: dict[str, Any]) -> None:
         with self.path.open("a") as f:
             f.write(json.dumps(record) + "\n")
-
-    def holds_other_games(self, matches: Sequence[Match]) -> bool:
-        """Whether the journal has games this run did not ask for (a longer run)."""
-        wanted = {m.index for m in matches}
-        return any(json.loads(line)["index"] not in wanted
-                   for line in self.path.read_text().splitlines()[1:])
+        self.games += 1
 
 
 #: What every game record holds (``play_match``); a journal line without them is damaged.

@@ -114,6 +114,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.game import ConfigError, Game, State
@@ -126,6 +127,15 @@ _FORCED = -1
 #: Default rollout depth (actions before ``estimate()`` judges; 0 = no limit), used
 #: for games with their own ``estimate()``; see the module docstring.
 DEFAULT_DEPTH = 20
+
+
+def _rotated(seq: Sequence[int], random: Callable[[], float]) -> Sequence[int]:
+    """``seq`` from a random element on, wrapping round: every element is as likely to
+    come first as with a shuffle, at a fraction of its cost."""
+    if len(seq) < 2:
+        return seq
+    i = int(random() * len(seq))
+    return seq[i:] + seq[:i]
 
 
 class Node:
@@ -370,10 +380,7 @@ class ISMCTSBot(Bot):
             # this bot at a random place among them (each seat acts before this bot, and
             # first, as often as with a shuffle)
             me = self.seat
-            order = [s for s in optional if s not in required and s != me]
-            if len(order) > 1:
-                i = int(rng.random() * len(order))
-                order = order[i:] + order[:i]
+            order = _rotated([s for s in optional if s not in required and s != me], rng.random)
             if me in optional and me not in required:
                 order.insert(int(rng.random() * (len(order) + 1)), me)
             for s in order:
@@ -547,9 +554,7 @@ class ISMCTSBot(Bot):
             optional = state.out_of_turn()
             acted = False
             eps = self.eps
-            k = len(optional)
-            first = int(rng.random() * k) if k > 1 else 0
-            for s in optional[first:] + optional[:first]:  # no seat goes first always
+            for s in _rotated(optional, rng.random):  # no seat goes first always
                 if s not in required:
                     if eps and rng.random() < eps:
                         if rng.random() >= self.react_p:

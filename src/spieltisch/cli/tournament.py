@@ -91,8 +91,8 @@ def tournament(
             progress.stop()
             if journal is None:
                 fail("interrupted (no --out: nothing was kept)", 130)
-            kept = len(journal.load(matches))
-            fail(f"interrupted: {kept} of {len(matches)} games are kept in {journal.path}; "
+            fail(f"interrupted: {journal.games} of {len(matches)} games are kept in "
+                 f"{journal.path}; "
                  "run the same command again to play the rest", 130)
     summary = tour.summarise(records, specs, g.num_players)
     summary.update({"game": game, "players": g.num_players, "options": g.options,
@@ -103,7 +103,7 @@ def tournament(
         except OSError as e:
             fail(f"cannot write {out}: {e.strerror or e}; every game is kept in "
                  f"{journal.path}: run the same command again once {out} can be written", 1)
-        if not journal.holds_other_games(matches):  # all of it is in ``out`` now
+        if not journal.other_games:  # all of it is in ``out`` now
             journal.path.unlink(missing_ok=True)
     if as_json:
         print(json.dumps(summary, indent=1))
