@@ -26,7 +26,8 @@ grouped as determinise / copy / apply / legal actions / to_act+out_of_turn / est
 tree, for full-round rollouts and for the ``--depth`` cut.
 
     python benchmarks/ismcts.py [--duration 5] [--game president] [--sims 100]
-                                [--depth 10] [--profile] [--peers peers.json]
+                                [--depth 10] [--config depth] [--profile]
+                                [--peers peers.json]
                                 [--json out.json]
 """
 
@@ -184,6 +185,8 @@ def main() -> int:
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--depth", type=int, default=DEFAULT_DEPTH or 20,
                    help="depth of the 'random, depth' line (default: the bot's)")
+    p.add_argument("--config", action="append", choices=("full", "depth", "default"),
+                   help="only these configurations (repeatable; default: all three)")
     p.add_argument("--profile", action="store_true",
                    help="also profile each game (random rollouts, full-round and --depth)")
     p.add_argument("--peers", help="peers.json from ../shared/bench/peers.py: print ratios")
@@ -196,6 +199,9 @@ def main() -> int:
     configs = [("full-round random", "random", 0),
                (f"random, depth={args.depth}", "random", args.depth),
                ("default", "auto", None)]
+    if args.config:
+        configs = [c for c, key in zip(configs, ("full", "depth", "default"), strict=True)
+                   if key in args.config]
     results = []
     for name in names:
         for label, rollout, depth in configs:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spieltisch.bots.base import RandomBot
+from spieltisch.bots.base import Observation, RandomBot
 from spieltisch.core import IllegalAction, Verdict, game_names, get_spec
 from spieltisch.replay import Replay
 from spieltisch.runner import play_out, step
@@ -198,6 +198,28 @@ def test_determinised_states_play_on(name, n):
         sample = state.determinise(i % n, rng)
         play_out(sample, random_bots(game, i), random.Random(i))
         assert sample.is_over()
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_a_search_copy_plays_as_a_recorded_one(name, n):
+    """A state that does not record events (``Observation.sample_state``'s) follows the
+    same game as one that does: only the events returned differ."""
+    rng = random.Random(4)
+    game = get_spec(name).configure(n)
+    for i, state in enumerate(sample_states(name, n, games=1, every=29)[:6]):
+        if state.is_over():
+            continue
+        quiet = Observation(state, i % n).sample_state(rng)
+        assert quiet.record_events is False
+        loud = quiet.clone()
+        loud.record_events = True
+        bots, order = random_bots(game, i), random.Random(i)
+        for _ in range(150):
+            if quiet.is_over():
+                break
+            seat, action = step(quiet, bots, order)
+            loud.apply(seat, action)
+            assert snapshot(quiet) == snapshot(loud)
 
 
 @pytest.mark.parametrize("name,n", CASES, ids=IDS)

@@ -346,3 +346,71 @@ def test_rollout_bots_are_fresh_and_the_hint_sees_only_the_real_game(name, monke
         assert not any(x is y for x in a for y in b)
     if name == "hoax":
         assert crossed, "no search crossed a round: the test would not see the bug"
+
+
+class _OneStep(State):
+    """A state that ends after one action: seat 0 must act, ``optional`` may react
+    (seats in ``idle`` have no action), and ``acted`` records who did."""
+
+    def __init__(self, game, optional: tuple[int, ...], idle: frozenset[int]) -> None:
+        self.game, self.optional, self.idle = game, optional, idle
+        self.move_number = 0
+        self.acted = -1
+
+    def to_act(self):
+        return (0,) if self.acted < 0 else ()
+
+    def out_of_turn(self):
+        return self.optional if self.acted < 0 else ()
+
+    def _legal_actions(self, seat):
+        return [] if seat in self.idle else [0]
+
+    def _apply(self, seat, action):
+        self.acted = seat
+        return []
+
+    def is_over(self):
+        return self.acted >= 0
+
+    def result(self): ...
+    def view(self, seat): ...
+    def full_view(self): ...
+    def determinise(self, seat, rng): ...
+    def clone(self): ...
+
+
+def _who_reacts_by_the_model(optional, idle, required, p):
+    """Exact shares: from a random seat on, each seat that may act reacts with p."""
+    k = len(optional)
+    shares = dict.fromkeys((*optional, *required), 0.0)
+    for start in range(k):
+        left = 1.0 / k
+        for i in range(k):
+            s = optional[(start + i) % k]
+            if s in required or s in idle:
+                continue
+            shares[s] += left * p
+            left *= 1 - p
+        shares[required[0]] += left
+    return shares
+
+
+@pytest.mark.parametrize("optional,idle", [((1, 2, 3), ()), ((0, 1, 2, 3), (2,)),
+                                           ((3, 1), ())])
+@pytest.mark.parametrize("p", [0.1, 0.5, 1.0])
+def test_random_rollouts_ask_reacting_seats_as_the_model_says(optional, idle, p):
+    """One draw picks the first taker (geometric refusals): the shares of who acts match
+    a draw per seat from a random seat on, with seats that cannot act, or are required,
+    passed over."""
+    game = get_spec("hockey").configure()
+    bot = ISMCTSBot(game, 0, seed=5, rollout="random", react_p=p)
+    runs = 20_000
+    counts: dict[int, int] = {}
+    for _ in range(runs):
+        state = _OneStep(game, optional, frozenset(idle))
+        assert bot._random_rollout(state, None, 10)
+        counts[state.acted] = counts.get(state.acted, 0) + 1
+    for seat, share in _who_reacts_by_the_model(optional, idle, (0,), p).items():
+        sd = (share * (1 - share) / runs) ** 0.5
+        assert abs(counts.get(seat, 0) / runs - share) <= 4 * sd + 1e-9, (seat, counts)

@@ -47,8 +47,11 @@ class Observation:
         return self._state.move_number
 
     def sample_state(self, rng: random.Random) -> State:
-        """A determinisation: a full state consistent with this seat's view."""
-        return self._state.determinise(self.seat, rng)
+        """A determinisation: a full state consistent with this seat's view, for search
+        (it does not record events: ``State.record_events``)."""
+        state = self._state.determinise(self.seat, rng)
+        state.record_events = False
+        return state
 
 
 class Bot:

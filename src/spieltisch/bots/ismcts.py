@@ -479,9 +479,14 @@ class ISMCTSBot(Bot):
         and legal actions are computed without the cache when the game keeps the
         engine's ``legal_actions`` (each list is used once here).
         """
-        rng = self.rng
-        random = rng.random
+        random = self.rng.random
+        log = math.log
+        # Who reacts: each out-of-turn seat with probability react_p, asked from a random
+        # one on. The number of refusals before the first taker is geometric, so one draw
+        # (``log(u) / log(1 - react_p)``) replaces a draw per seat; a seat that cannot act
+        # is a refusal, and the trials after it are fresh. None at react_p 0, 0 at 1.
         react_p = self.react_p
+        log_q = None if react_p <= 0.0 else -math.inf if react_p >= 1.0 else log(1.0 - react_p)
         cls = type(state)
         fast = cls.apply is State.apply
         legal = state._legal_actions if cls.legal_actions is State.legal_actions \
@@ -499,28 +504,30 @@ class ISMCTSBot(Bot):
             steps += 1
             required = to_act()
             optional = out_of_turn()
-            if optional:
-                seat = -1
+            if optional and log_q is not None:
                 k = len(optional)
-                i = int(random() * k)  # asked from a random one on: no seat goes first always
-                for _ in range(k):
-                    s = optional[i]
-                    i = i + 1 if i + 1 < k else 0
-                    if s not in required and random() < react_p:
-                        actions = legal(s)
-                        if actions:
-                            seat = s
-                            break
-                if seat >= 0:
-                    # ``seq[int(random() * len(seq))]``: uniform, as ``rng.choice``, without
-                    # its two Python-level calls (a rollout makes one per action)
-                    a = actions[int(random() * len(actions))]
-                    if fast:
-                        state.move_number += 1
-                        apply_(seat, a)
-                    else:
-                        state.apply(seat, a)
-                    continue
+                j = int(log(1.0 - random()) / log_q)  # refusals before the first taker
+                if j < k:
+                    start = int(random() * k)
+                    seat = -1
+                    while j < k:
+                        s = optional[(start + j) % k]
+                        if s not in required:
+                            actions = legal(s)
+                            if actions:
+                                seat = s
+                                break
+                        j += 1 + int(log(1.0 - random()) / log_q)
+                    if seat >= 0:
+                        # ``seq[int(random() * len(seq))]``: uniform, as ``rng.choice``,
+                        # without its two Python-level calls (one per rollout action)
+                        a = actions[int(random() * len(actions))]
+                        if fast:
+                            state.move_number += 1
+                            apply_(seat, a)
+                        else:
+                            state.apply(seat, a)
+                        continue
             if required:
                 s = required[0] if len(required) == 1 else \
                     required[int(random() * len(required))]

@@ -36,6 +36,9 @@ def _byte_tables(label: Callable[[int], Any], size: int) -> tuple[tuple[tuple[An
 
 #: ``_BYTE_CARDS[k][b]``: the card ids of byte value ``b`` at byte ``k`` of a mask.
 _BYTE_CARDS = _byte_tables(int, 128)
+#: ``SEATS_OF[m]``: the seats of a seat mask (bit ``s`` set for seat ``s``, up to 8 seats),
+#: ascending: games that keep sets of seats as masks answer ``out_of_turn`` from it.
+SEATS_OF: tuple[tuple[int, ...], ...] = _BYTE_CARDS[0]
 
 
 def cards_of(mask: int) -> list[int]:

@@ -246,6 +246,9 @@ class State(ABC):
     shuffler: Shuffler
     #: Number of actions applied so far (also the clock for ``Deadline.since``).
     move_number: int
+    #: False on a search copy (``Observation.sample_state``): nobody reads the events
+    #: ``apply`` returns there, so a game may skip building them on its hot paths.
+    record_events: bool = True
 
     @property
     def num_players(self) -> int:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...core.cards import Shuffler, cards_of, deal_masks
+from ...core.cards import SEATS_OF, Shuffler, cards_of, deal_masks
 from ...core.game import (
     CLOCK,
     LEGAL,
@@ -120,9 +120,6 @@ PHASE_NAMES = ("turn", "stack", "slap", "deal", "snitch", "mic_drop_window", "ov
 NO_PAUSE, P_POLITIX, P_RESPEKT = 0, 1, 2
 PAUSE_NAMES = (None, "politix", "respekt")
 
-#: _OTHERS[n][seat]: the other seats of an n-seat table, ascending.
-_OTHERS = tuple(tuple(tuple(s for s in range(n) if s != seat) for seat in range(n))
-                for n in range(C.MAX_SEATS + 1))
 FIVEO_MASK = TYPE_MASK[FIVEO]
 DEUCE_MASK = TYPE_MASK[DEUCE]
 IYF_MASK = TYPE_MASK[IYF]
@@ -336,6 +333,10 @@ class HoodPolitixState(State):
         self.dealer = 0
         self.hands = [0] * n
         self.status = [IN] * n
+        # Seat sets as masks (bit s for seat s), for ``out_of_turn`` in every search step:
+        # seats not FINISHED (IN or PENDING), and seats with a Politix call left.
+        self.playing = (1 << n) - 1
+        self.callers = 0
         self.in_round = n
         self.direction = 1
         self.draw: list[int] = []  # top card last
@@ -411,6 +412,7 @@ class HoodPolitixState(State):
         self.colour = KIND_COLOUR[self.top]
         self.hands = hands
         self.status = [IN] * n
+        self.playing = (1 << n) - 1
         self.in_round = n
         self.direction = 1
         self.phase = TURN
@@ -428,6 +430,7 @@ class HoodPolitixState(State):
         self.penalised = 0
         self.wait_seat = -1
         self.politix_left = [self.game.politix_calls] * n
+        self.callers = (1 << n) - 1 if self.game.politix_calls else 0
         self.seen = [0] * n
         self.public = 0
         self.seen_any = 0
@@ -498,10 +501,11 @@ class HoodPolitixState(State):
                 # The Snitch player is looking at this hand (§9.10): they see these too.
                 self.seen[self.by] |= mask
                 self.seen_any |= mask
-        if got > 1:
-            ids.sort()  # lowest id first, as ``codes`` lists a hand
-        events.append(Event("draw", seat, {"count": got, "reason": reason},
-                            {seat: {"cards": [CARD_KIND_CODES[c] for c in ids]}}))
+        if self.record_events:
+            if got > 1:
+                ids.sort()  # lowest id first, as ``codes`` lists a hand
+            events.append(Event("draw", seat, {"count": got, "reason": reason},
+                                {seat: {"cards": [CARD_KIND_CODES[c] for c in ids]}}))
         return got
 
     def _take(self, seat: int, kind: int) -> int:
@@ -518,11 +522,19 @@ class HoodPolitixState(State):
             self.seen_any &= ~b
         return c
 
+    def _set_status(self, seat: int, status: int) -> None:
+        self.status[seat] = status
+        if status == FINISHED:
+            self.playing &= ~(1 << seat)
+        else:
+            self.playing |= 1 << seat
+
     def _finish(self, seat: int, events: list[Event]) -> None:
-        self.status[seat] = FINISHED
+        self._set_status(seat, FINISHED)
         self.in_round -= 1
         self.finish_order.append(seat)
-        events.append(Event("finish", seat, {"place": len(self.finish_order)}))
+        if self.record_events:
+            events.append(Event("finish", seat, {"place": len(self.finish_order)}))
 
     def _swap_hands(self, a: int, b: int, events: list[Event]) -> None:
         """Deal (§4): whole hands change places; each now knows the other's hand."""
@@ -535,8 +547,9 @@ class HoodPolitixState(State):
         self.seen[a] |= hands[b]
         self.seen[b] |= hands[a]
         self.seen_any |= hands[a] | hands[b]
-        events.append(Event("swap", a, {"with": b}, {a: {"hand": codes(hands[a])},
-                                                     b: {"hand": codes(hands[b])}}))
+        if self.record_events:
+            events.append(Event("swap", a, {"with": b}, {a: {"hand": codes(hands[a])},
+                                                         b: {"hand": codes(hands[b])}}))
 
     def _after_move(self, events: list[Event]) -> None:
         """Round end (§6), or the One-on-One Mic Drop window first (§9.7)."""
@@ -584,29 +597,35 @@ class HoodPolitixState(State):
         phase = self.phase
         if phase == OVER or phase == MICDROP_WAIT:
             return ()
-        st = self.status
         if self.pause:
-            waiting = self.pause_seat
+            waiting, st = self.pause_seat, self.status
             return tuple(s for s in range(self.n) if s != waiting and st[s] != FINISHED
                          and self._accusable(s))
+        may = self.callers
+        if self.mic_duty >= 0:
+            may |= 1 << self.mic_duty
         top = self.top
-        throw = KIND_MASK[top] if phase == TURN and top < NUMBER_KINDS else 0
-        hands, left, duty = self.hands, self.politix_left, self.mic_duty
-        mic, drop, late = self.mic_open, self.drop_seat, self.expired
-        others = _OTHERS[self.n][self.due]
-        out = []
-        if mic or drop >= 0 or late:
-            # ``_accusable`` inlined (hot in search); no pause and no Mic Drop wait here.
-            for s in others:
-                if st[s] != FINISHED and (left[s] or hands[s] & throw or duty == s
-                                          or mic & ~(1 << s) or (drop >= 0 and drop != s)
-                                          or late):
-                    out.append(s)
-        else:  # no open fault: the usual case
-            for s in others:
-                if st[s] != FINISHED and (left[s] or hands[s] & throw or duty == s):
-                    out.append(s)
-        return tuple(out)
+        if phase == TURN and top < NUMBER_KINDS:  # who could throw in
+            throw = KIND_MASK[top]
+            for s, hand in enumerate(self.hands):
+                if hand & throw:
+                    may |= 1 << s
+        if self.mic_open or self.drop_seat >= 0 or self.expired:
+            may |= self._accusers()
+        return SEATS_OF[may & self.playing & ~(1 << self.due)]
+
+    def _accusers(self) -> int:
+        """The seats with an open fault to accuse (``_accusable``, not paused), as a mask."""
+        everyone = (1 << self.n) - 1
+        m = 0
+        mic = self.mic_open
+        if mic:  # anyone but the offender, who cannot accuse themself
+            m = everyone if mic & (mic - 1) else everyone & ~mic
+        if self.drop_seat >= 0:
+            m |= everyone & ~(1 << self.drop_seat)
+        if self.expired:  # anyone but the slow seat (the due seat, left out anyway)
+            m = everyone
+        return m
 
     def _accusable(self, s: int) -> bool:
         if self.mic_open & ~(1 << s):
@@ -873,18 +892,23 @@ class HoodPolitixState(State):
             self._accuse(seat, AARG_T[action], AKIND_T[action], events)
         elif typ == A_MIC:
             self.mic_duty = -1
-            events.append(Event("mic_check", seat))
+            if self.record_events:
+                events.append(Event("mic_check", seat))
         elif typ == A_POLITIX:
             self.politix_left[seat] -= 1
+            if not self.politix_left[seat]:
+                self.callers &= ~(1 << seat)
             self.pause = P_POLITIX
             self.pause_seat = seat
             self.pause_since = self.move_number
             self.counts[3] += 1
-            events.append(Event("politix", seat))
+            if self.record_events:
+                events.append(Event("politix", seat))
         elif typ == A_END_POLITIX or typ == A_RELEASE:
             self.pause = NO_PAUSE
             self._restart_timer()
-            events.append(Event("pause_end", seat))
+            if self.record_events:
+                events.append(Event("pause_end", seat))
         elif typ == A_TAKE:
             # Half an exchange: no move yet (no event, timer running, phase unchanged).
             self.snitch_take = AKIND_T[action]
@@ -908,19 +932,20 @@ class HoodPolitixState(State):
         self.top = kind
         self.colour = KIND_COLOUR[kind]
         typ = KIND_TYPE[kind]
-        ev: dict[str, Any] = {"card": KIND_CODES[kind]}
-        if target >= 0:
-            ev["target"] = target
-        if flag:
-            ev["mic"] = "check" if before == 2 else "drop"
-        events.append(Event("play", seat, ev))
+        if self.record_events:
+            ev: dict[str, Any] = {"card": KIND_CODES[kind]}
+            if target >= 0:
+                ev["target"] = target
+            if flag:
+                ev["mic"] = "check" if before == 2 else "drop"
+            events.append(Event("play", seat, ev))
         nxt = self._next
         # A pending finish is settled by the first answer to the stack (§4 last card).
         if phase == STACK and self.pending >= 0:
             p = self.pending
             self.pending = -1
             if typ == PAYBACK:
-                self.status[p] = IN
+                self._set_status(p, IN)
                 events.append(Event("rejoin", p))
             else:
                 self._finish(p, events)
@@ -933,7 +958,7 @@ class HoodPolitixState(State):
             if not flag:
                 self.drop_seat = seat
             if typ == DEUCE or typ == IYF:
-                self.status[seat] = PENDING
+                self._set_status(seat, PENDING)
                 self.pending = seat
                 events.append(Event("pending_finish", seat))
             else:
@@ -970,7 +995,8 @@ class HoodPolitixState(State):
             self.due = nxt(seat)
         elif typ == BUSTED:
             skipped = nxt(seat)
-            events.append(Event("skipped", skipped))
+            if self.record_events:
+                events.append(Event("skipped", skipped))
             self.phase = TURN
             self.due = nxt(skipped)
         elif typ == SLAP:
@@ -998,8 +1024,9 @@ class HoodPolitixState(State):
                 look = self.hands[target]
                 self.seen[seat] |= look
                 self.seen_any |= look
-                events.append(Event("snitch_look", seat, {"target": target},
-                                    {seat: {"hand": codes(look)}}))
+                if self.record_events:
+                    events.append(Event("snitch_look", seat, {"target": target},
+                                        {seat: {"hand": codes(look)}}))
             else:
                 self.due = nxt(seat)
         self._restart_timer()
@@ -1019,7 +1046,8 @@ class HoodPolitixState(State):
     def _accept(self, seat: int, events: list[Event]) -> None:
         self._begin_move()
         phase = self.phase
-        events.append(Event("accept", seat, {"phase": PHASE_NAMES[phase]}))
+        if self.record_events:
+            events.append(Event("accept", seat, {"phase": PHASE_NAMES[phase]}))
         self.phase = TURN
         if phase == STACK:
             if self.pending >= 0:
@@ -1055,10 +1083,11 @@ class HoodPolitixState(State):
         before = self.hands[seat].bit_count()
         self._take(seat, kind)
         self.counts[1] += 1
-        ev: dict[str, Any] = {"card": KIND_CODES[kind]}
-        if flag:
-            ev["mic"] = "check" if before == 2 else "drop"
-        events.append(Event("throw_in", seat, ev))
+        if self.record_events:
+            ev: dict[str, Any] = {"card": KIND_CODES[kind]}
+            if flag:
+                ev["mic"] = "check" if before == 2 else "drop"
+            events.append(Event("throw_in", seat, ev))
         if before == 2 and not flag:
             self.mic_duty = seat
         elif before == 1:
@@ -1118,7 +1147,7 @@ class HoodPolitixState(State):
                 self.in_round += 1
             elif self.pending == accused:
                 self.pending = -1
-            self.status[accused] = IN
+            self._set_status(accused, IN)
             events.append(Event("rejoin", accused))
             if self.phase == MICDROP_WAIT:
                 self.phase, self.due = self.saved

@@ -8,6 +8,7 @@ never wild; a pass is permanent for the pile; four of a kind toggles the revolut
 from __future__ import annotations
 
 import random
+from operator import getitem
 from typing import Any
 
 from ...core.cards import Shuffler, cards_of, deal_masks
@@ -316,7 +317,8 @@ class PresidentState(State):
             return events
         if action == PASS:
             self.passed |= 1 << seat
-            events.append(Event("pass", seat))
+            if self.record_events:
+                events.append(Event("pass", seat))
             self._next(seat, matched=False, events=events)
             return events
         mask = PLAY_MASK[action]
@@ -329,8 +331,9 @@ class PresidentState(State):
         self.top_rank = rank
         self.top_cards = mask
         self.owner = seat
-        events.append(Event("play", seat, {"cards": list(_PLAY_CODES[action]),
-                                           "matched": matched}))
+        if self.record_events:
+            events.append(Event("play", seat, {"cards": list(_PLAY_CODES[action]),
+                                               "matched": matched}))
         if PLAY_SIZE[action] == 4:
             self.rev = not self.rev
             events.append(Event("revolution", seat, {"rev": self.rev}))
@@ -355,7 +358,8 @@ class PresidentState(State):
                 continue
             if skip:
                 skip = False
-                events.append(Event("skipped", seat))
+                if self.record_events:
+                    events.append(Event("skipped", seat))
                 continue
             self.to_move = seat
             return
@@ -363,7 +367,8 @@ class PresidentState(State):
         leader = owner
         while not hands[leader]:
             leader = (leader + 1) % n
-        events.append(Event("pile_end", None, {"leader": leader}))
+        if self.record_events:
+            events.append(Event("pile_end", None, {"leader": leader}))
         self._new_pile(leader)
 
     def _end_round(self, events: list[Event]) -> None:
@@ -433,9 +438,10 @@ class PresidentState(State):
         for s in range(n):
             hand = self.hands[s]
             if hand and s not in self.finished:
-                load = _JOKER_LOAD if hand >> JK1 else 0.0
-                for k in range(7):  # ranks 2k and 2k+1 are the hand's k-th byte
-                    load += table[k][(hand >> (k << 3)) & 255]
+                # ranks 2k and 2k+1 are the hand's k-th byte (the weights are quarters:
+                # sums are exact in any order)
+                load = sum(map(getitem, table, hand.to_bytes(7, "little")),
+                           _JOKER_LOAD if hand >> JK1 else 0.0)
                 loads.append((load, s))
         loads.sort()
         place = len(self.finished)

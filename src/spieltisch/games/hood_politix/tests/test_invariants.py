@@ -32,7 +32,8 @@ def _walk(n: int, games: int, seed: int = 0):
 def test_random_games_keep_the_rules(n):
     """Cards are conserved; hands of finished players are empty; in_round counts the
     seats still playing; the due seat is one of them (or a finished Snitch player);
-    out-of-turn seats really have legal actions; legal actions are judged LEGAL."""
+    the out-of-turn seats are exactly the others with legal actions, and the seat masks
+    agree with the status and Politix lists."""
     games = 0
     for state in _walk(n, 60 if n < 4 else 40):
         comps = state.components()
@@ -59,6 +60,11 @@ def test_random_games_keep_the_rules(n):
         for s in state.out_of_turn():
             assert state.legal_actions(s), "an out-of-turn seat without an option"
             assert s not in state.to_act()
+        # ... and every other seat with an option is one (out_of_turn reads seat masks)
+        assert set(state.out_of_turn()) == {
+            s for s in range(n) if s not in state.to_act() and state.legal_actions(s)}
+        assert state.playing == sum(1 << s for s in range(n) if st[s] != FINISHED)
+        assert state.callers == sum(1 << s for s in range(n) if state.politix_left[s])
         assert len(state.finish_order) == n - state.in_round
     assert games > 0
 
