@@ -299,6 +299,10 @@ class ISMCTSBot(Bot):
         declined = -1  # move number at which this bot chose WAIT (the state did not change)
         seat = me
         options: list[int] | None = root_options
+        # Below the root the options come from this state's own legal_actions, so they
+        # are applied as apply does after a legal verdict (the root's come from the real
+        # state: apply checks them).
+        fast = type(state).apply is State.apply
         while not state.is_over():
             if options is None:
                 seat, options = self._who(state, declined)
@@ -336,6 +340,9 @@ class ISMCTSBot(Bot):
                 path.append((child, seat))
                 if action == WAIT:
                     declined = state.move_number
+                elif fast and node is not root:  # listed by this state: legal (see rollouts)
+                    state.move_number += 1
+                    state._apply(seat, action)
                 else:
                     state.apply(seat, action)
                 break
@@ -357,6 +364,9 @@ class ISMCTSBot(Bot):
             path.append((child, seat))
             if action == WAIT:
                 declined = state.move_number
+            elif fast and node is not root:
+                state.move_number += 1
+                state._apply(seat, action)
             else:
                 state.apply(seat, action)
             node = child
