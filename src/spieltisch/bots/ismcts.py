@@ -27,7 +27,9 @@ Modelling choices (the engine lets several seats act at once):
   a shuffle's chances of acting first and of acting before this bot; rollouts ask
   from a random seat on); then one of the seats the game waits for (a random one
   for a vote, which visits every voter in turn, in random order); when nobody acts,
-  the earliest deadline fires (edge ``(clock, action)``, never a choice).
+  the earliest deadline fires (edge ``(clock, action)``, never a choice). Random
+  rollouts draw who reacts first at once (a geometric number of refusals, see
+  ``_random_rollout``): the same chances as a draw per seat.
 * **Opponents' optional actions** (throw-ins, accusations, doubts) are modelled as
   ``RandomBot`` does: each opponent with an out-of-turn option acts with
   probability ``react_p`` (0.1); *which* action it then takes is searched (UCB

@@ -469,6 +469,8 @@ class HoodPolitixState(State):
         got = 0
         mask = 0
         ids: list[int] = []  # for the event (cheaper than listing the mask's codes)
+        unordered = self.unordered
+        random = self.shuffler.rng.random
         while got < k:
             if not draw:
                 if len(self.discard) <= 1:
@@ -479,17 +481,18 @@ class HoodPolitixState(State):
                 draw = self.draw = order[::-1]
                 self.buried = 0
                 events.append(Event("reshuffle", None, {"cards": len(order)}))
-            if self.unordered:
+            if unordered:
                 # The top ``unordered`` cards were never shuffled: take a random one of
                 # them, as the top of a shuffled pile would be (``random() * k`` is
                 # uniform enough and cheaper than ``randrange``).
-                j = len(draw) - 1 - int(self.shuffler.rng.random() * self.unordered)
+                j = len(draw) - 1 - int(random() * unordered)
                 draw[j], draw[-1] = draw[-1], draw[j]
-                self.unordered -= 1
+                unordered -= 1
             c = draw.pop()
             mask |= 1 << c
             ids.append(c)
             got += 1
+        self.unordered = unordered
         if got:
             self.hands[seat] |= mask
             self.mic_open &= ~(1 << seat)
@@ -517,7 +520,8 @@ class HoodPolitixState(State):
         self.discard.append(c)
         self.mic_open &= ~(1 << seat)
         if self.seen_any & b:
-            self.seen = [x & ~b for x in self.seen]
+            keep = ~b
+            self.seen = [x & keep for x in self.seen]
             self.public &= ~b
             self.seen_any &= ~b
         return c
