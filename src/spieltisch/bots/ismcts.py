@@ -516,12 +516,12 @@ class ISMCTSBot(Bot):
             steps += 1
             required = to_act()
             optional = out_of_turn()
+            seat = -1
             if optional and log_q is not None:
                 k = len(optional)
                 j = int(log(1.0 - random()) / log_q)  # refusals before the first taker
                 if j < k:
                     start = int(random() * k)
-                    seat = -1
                     while j < k:
                         s = optional[(start + j) % k]
                         if s not in required:
@@ -530,29 +530,22 @@ class ISMCTSBot(Bot):
                                 seat = s
                                 break
                         j += 1 + int(log(1.0 - random()) / log_q)
-                    if seat >= 0:
-                        # ``seq[int(random() * len(seq))]``: uniform, as ``rng.choice``,
-                        # without its two Python-level calls (one per rollout action)
-                        a = actions[int(random() * len(actions))]
-                        if fast:
-                            state.move_number += 1
-                            apply_(seat, a)
-                        else:
-                            state.apply(seat, a)
-                        continue
-            if required:
-                s = required[0] if len(required) == 1 else \
+            if seat < 0:
+                if not required:  # nobody acts: the earliest deadline fires
+                    first = min(state.deadlines(), key=lambda d: d.seconds)
+                    state.apply(first.seat, first.action)
+                    continue
+                seat = required[0] if len(required) == 1 else \
                     required[int(random() * len(required))]
-                actions = legal(s)
-                a = actions[int(random() * len(actions))]
-                if fast:
-                    state.move_number += 1
-                    apply_(s, a)
-                else:
-                    state.apply(s, a)
-                continue
-            first = min(state.deadlines(), key=lambda d: d.seconds)
-            state.apply(first.seat, first.action)
+                actions = legal(seat)
+            # ``seq[int(random() * len(seq))]``: uniform, as ``rng.choice``, without its two
+            # Python-level calls (a rollout makes one per action)
+            a = actions[int(random() * len(actions))]
+            if fast:
+                state.move_number += 1
+                apply_(seat, a)
+            else:
+                state.apply(seat, a)
         self._rollout_actions += steps
         return True
 
