@@ -6,8 +6,11 @@ Each round runs ``../shared/bench/peers.py --only ismcts-py/hearts`` (in its own
 depth=20" for one game, and prints both figures and their ratio. The machine's speed drifts
 from minute to minute, so a ratio is only meaningful when both saw the same machine:
 
-* ``--mode concurrent`` (default) runs the two at the same time, one core each;
-* ``--mode alternating`` runs one after the other.
+* ``--mode concurrent`` (default) runs the two at the same time, each pinned to a core of
+  its own (``os.sched_setaffinity``, where the system has it);
+* ``--mode alternating`` runs one after the other, OpenSpiel first in odd rounds.
+
+Both figures are wall-clock simulations per second, as peers.py reports them.
 
 The last line gives the median ratio per game over the rounds.
 
@@ -20,10 +23,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -56,17 +61,27 @@ def our_figure(path: Path) -> float:
     return float(rows[0]["sims_per_s"])
 
 
+def pinned(core: int) -> Callable[[], None] | None:
+    """A pre-exec hook that keeps the child on one core (none where that is not possible,
+    or with a single core)."""
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if len(cores) < 2:
+        return None
+    return lambda: os.sched_setaffinity(0, {cores[core % len(cores)]})
+
+
 def one_round(game: str, args: argparse.Namespace, tmp: Path, i: int) -> tuple[float, float]:
     peer_out, our_out = tmp / f"peer_{game}_{i}.json", tmp / f"ours_{game}_{i}.json"
     peer = peer_command(args.peers_python, args.duration, peer_out)
     ours = our_command(game, args.duration, our_out)
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     if args.mode == "concurrent":
-        running = [subprocess.Popen(peer, **quiet), subprocess.Popen(ours, **quiet)]
+        running = [subprocess.Popen(cmd, preexec_fn=pinned(core), **quiet)
+                   for core, cmd in enumerate((peer, ours))]
         codes = [p.wait() for p in running]
     else:
-        codes = [subprocess.run(peer, **quiet).returncode,
-                 subprocess.run(ours, **quiet).returncode]
+        order = (peer, ours) if i % 2 == 0 else (ours, peer)
+        codes = [subprocess.run(cmd, **quiet).returncode for cmd in order]
     if any(codes):
         raise RuntimeError(f"a benchmark failed (exit codes {codes}): {peer} / {ours}")
     return peer_figure(peer_out), our_figure(our_out)

@@ -162,7 +162,8 @@ def test_react_may_decline_with_wait_edge():
 
 
 @pytest.mark.parametrize("bad", [{"budget": 0}, {"ms": -1}, {"rollout": "greedy"},
-                                 {"reward": "money"}, {"depth": -1}, {"depth": "ten"}])
+                                 {"reward": "money"}, {"depth": -1}, {"depth": "ten"},
+                                 {"react_p": 1.5}, {"react_p": float("nan")}])
 def test_bad_parameters_are_config_errors(bad):
     game = get_spec("president").configure(None)
     with pytest.raises(ConfigError):
@@ -398,7 +399,7 @@ def _who_reacts_by_the_model(optional, idle, required, p):
 
 @pytest.mark.parametrize("optional,idle", [((1, 2, 3), ()), ((0, 1, 2, 3), (2,)),
                                            ((3, 1), ())])
-@pytest.mark.parametrize("p", [0.1, 0.5, 1.0])
+@pytest.mark.parametrize("p", [0.0, 1e-300, 0.1, 0.5, 1.0])
 def test_random_rollouts_ask_reacting_seats_as_the_model_says(optional, idle, p):
     """One draw picks the first taker (geometric refusals): the shares of who acts match
     a draw per seat from a random seat on, with seats that cannot act, or are required,

@@ -194,6 +194,8 @@ class ISMCTSBot(Bot):
         self.rollout = rollout
         self.c = float(c)
         self.react_p = float(react_p)
+        if not 0.0 <= self.react_p <= 1.0:  # (NaN too)
+            raise ConfigError(f"ismcts react_p is a probability (0 to 1), not {react_p!r}")
         self.reward = reward
         #: Heuristic rollouts: probability of a uniformly random action instead.
         self.eps = float(eps)
@@ -332,45 +334,38 @@ class ISMCTSBot(Bot):
                         untried.append(a)
                 else:
                     ch.avail += 1
-            if untried:
+            if untried:  # expand one of them, then roll out
                 if node is root and self._hint in untried:  # the policy's pick first
                     action = self._hint
                 else:
                     action = untried[int(rng.random() * len(untried))]
                 child = children[base + action] = Node()
                 child.avail = 1
-                path.append((child, seat))
-                if action == WAIT:
-                    declined = state.move_number
-                elif fast and node is not root:  # listed by this state: legal (see rollouts)
-                    state.move_number += 1
-                    state._apply(seat, action)
-                else:
-                    state.apply(seat, action)
-                break
-            # every option tried: UCB1 with availability counts
-            c = self.c
-            log = math.log
-            best_v = -1.0
-            action = options[0]
-            child = children[base + action]
-            hint = self._hint if node is root else WAIT - 1
-            sqrt = math.sqrt
-            for a in options:
-                ch = children[base + a]
-                v = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
-                if a == hint:
-                    v += self.prior / (ch.n + 1)
-                if v > best_v:
-                    best_v, action, child = v, a, ch
+            else:  # every option tried: UCB1 with availability counts
+                c = self.c
+                log = math.log
+                sqrt = math.sqrt
+                best_v = -1.0
+                action = options[0]
+                child = children[base + action]
+                hint = self._hint if node is root else WAIT - 1
+                for a in options:
+                    ch = children[base + a]
+                    v = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n)
+                    if a == hint:
+                        v += self.prior / (ch.n + 1)
+                    if v > best_v:
+                        best_v, action, child = v, a, ch
             path.append((child, seat))
             if action == WAIT:
                 declined = state.move_number
-            elif fast and node is not root:
+            elif fast and node is not root:  # listed by this state: legal (see rollouts)
                 state.move_number += 1
                 state._apply(seat, action)
             else:
                 state.apply(seat, action)
+            if untried:
+                break
             node = child
             options = None
         rewards = self._play_out(state)
@@ -495,10 +490,12 @@ class ISMCTSBot(Bot):
         log = math.log
         # Who reacts: each out-of-turn seat with probability react_p, asked from a random
         # one on. The number of refusals before the first taker is geometric, so one draw
-        # (``log(u) / log(1 - react_p)``) replaces a draw per seat; a seat that cannot act
-        # is a refusal, and the trials after it are fresh. None at react_p 0, 0 at 1.
+        # (``log(u) / log(1 - react_p)``, a float: its floor counts the refusals) replaces a
+        # draw per seat; a seat that cannot act is a refusal, and the trials after it are
+        # fresh. None at react_p 0; always 0 at 1.
         react_p = self.react_p
-        log_q = None if react_p <= 0.0 else -math.inf if react_p >= 1.0 else log(1.0 - react_p)
+        log_q = None if react_p <= 0.0 else -math.inf if react_p >= 1.0 \
+            else math.log1p(-react_p)
         cls = type(state)
         fast = cls.apply is State.apply
         legal = state._legal_actions if cls.legal_actions is State.legal_actions \
@@ -519,17 +516,17 @@ class ISMCTSBot(Bot):
             seat = -1
             if optional and log_q is not None:
                 k = len(optional)
-                j = int(log(1.0 - random()) / log_q)  # refusals before the first taker
+                j = log(1.0 - random()) / log_q  # refusals before the first taker
                 if j < k:
                     start = int(random() * k)
                     while j < k:
-                        s = optional[(start + j) % k]
+                        s = optional[(start + int(j)) % k]
                         if s not in required:
                             actions = legal(s)
                             if actions:
                                 seat = s
                                 break
-                        j += 1 + int(log(1.0 - random()) / log_q)
+                        j = int(j) + 1 + log(1.0 - random()) / log_q
             if seat < 0:
                 if not required:  # nobody acts: the earliest deadline fires
                     first = min(state.deadlines(), key=lambda d: d.seconds)

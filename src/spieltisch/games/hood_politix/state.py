@@ -333,11 +333,11 @@ class HoodPolitixState(State):
         self.dealer = 0
         self.hands = [0] * n
         self.status = [IN] * n
-        # Seat sets as masks (bit s for seat s), for ``out_of_turn`` in every search step:
-        # seats not FINISHED (IN or PENDING), and seats with a Politix call left.
-        self.playing = (1 << n) - 1
+        # Seat sets as masks (bit s for seat s; ``out_of_turn`` reads them in every search
+        # step): seats still in the round (IN or PENDING, not FINISHED), and seats with a
+        # Politix call left. ``_set_status`` keeps the first in step with ``status``.
+        self.in_round = (1 << n) - 1
         self.callers = 0
-        self.in_round = n
         self.direction = 1
         self.draw: list[int] = []  # top card last
         self.buried = 0            # bottom cards of the draw pile everyone saw (§2.4)
@@ -412,8 +412,7 @@ class HoodPolitixState(State):
         self.colour = KIND_COLOUR[self.top]
         self.hands = hands
         self.status = [IN] * n
-        self.playing = (1 << n) - 1
-        self.in_round = n
+        self.in_round = (1 << n) - 1
         self.direction = 1
         self.phase = TURN
         self.due = (dealer + 1) % n
@@ -529,13 +528,12 @@ class HoodPolitixState(State):
     def _set_status(self, seat: int, status: int) -> None:
         self.status[seat] = status
         if status == FINISHED:
-            self.playing &= ~(1 << seat)
+            self.in_round &= ~(1 << seat)
         else:
-            self.playing |= 1 << seat
+            self.in_round |= 1 << seat
 
     def _finish(self, seat: int, events: list[Event]) -> None:
         self._set_status(seat, FINISHED)
-        self.in_round -= 1
         self.finish_order.append(seat)
         if self.record_events:
             events.append(Event("finish", seat, {"place": len(self.finish_order)}))
@@ -557,7 +555,7 @@ class HoodPolitixState(State):
 
     def _after_move(self, events: list[Event]) -> None:
         """Round end (§6), or the One-on-One Mic Drop window first (§9.7)."""
-        if self.in_round > 1:
+        if self.in_round.bit_count() > 1:
             return
         if self.drop_seat >= 0 and self.status[self.drop_seat] == FINISHED:
             self.saved = (self.phase, self.due)
@@ -601,10 +599,9 @@ class HoodPolitixState(State):
         phase = self.phase
         if phase == OVER or phase == MICDROP_WAIT:
             return ()
-        if self.pause:
-            waiting, st = self.pause_seat, self.status
-            return tuple(s for s in range(self.n) if s != waiting and st[s] != FINISHED
-                         and self._accusable(s))
+        if self.pause:  # only accusations, by anyone but the seat the pause waits for
+            return SEATS_OF[self._accusers(timeout=False) & self.in_round
+                            & ~(1 << self.pause_seat)]
         may = self.callers
         if self.mic_duty >= 0:
             may |= 1 << self.mic_duty
@@ -615,29 +612,23 @@ class HoodPolitixState(State):
                 if hand & throw:
                     may |= 1 << s
         if self.mic_open or self.drop_seat >= 0 or self.expired:
-            may |= self._accusers()
-        return SEATS_OF[may & self.playing & ~(1 << self.due)]
+            may |= self._accusers(timeout=self.expired)
+        return SEATS_OF[may & self.in_round & ~(1 << self.due)]
 
-    def _accusers(self) -> int:
-        """The seats with an open fault to accuse (``_accusable``, not paused), as a mask."""
+    def _accusers(self, timeout: bool) -> int:
+        """The seats that have someone to accuse (§5.2), as a mask: anyone but the offender
+        of an open missed Mic Check or Mic Drop, and with ``timeout`` (an expired move
+        timer, no pause) anyone but the slow due seat. ``_accusations`` lists the actions."""
         everyone = (1 << self.n) - 1
         m = 0
         mic = self.mic_open
-        if mic:  # anyone but the offender, who cannot accuse themself
+        if mic:  # nobody accuses themself: one offender is left out, two or more are not
             m = everyone if mic & (mic - 1) else everyone & ~mic
         if self.drop_seat >= 0:
             m |= everyone & ~(1 << self.drop_seat)
-        if self.expired:  # anyone but the slow seat (the due seat, left out anyway)
-            m = everyone
+        if timeout:
+            m |= everyone & ~(1 << self.due)
         return m
-
-    def _accusable(self, s: int) -> bool:
-        if self.mic_open & ~(1 << s):
-            return True
-        d = self.drop_seat
-        if d >= 0 and d != s:
-            return True
-        return self.expired and self.due != s and not self.pause and self.phase != MICDROP_WAIT
 
     def _accusations(self, seat: int, out: list[int]) -> None:
         m = self.mic_open & ~(1 << seat)
@@ -953,7 +944,7 @@ class HoodPolitixState(State):
                 events.append(Event("rejoin", p))
             else:
                 self._finish(p, events)
-                if self.in_round <= 1:  # the One-on-One is decided by this answer
+                if self.in_round.bit_count() <= 1:  # the One-on-One is decided by this answer
                     self._end_round(events)
                     return
         if before == 2 and not flag:
@@ -1058,7 +1049,7 @@ class HoodPolitixState(State):
                 p = self.pending
                 self.pending = -1
                 self._finish(p, events)
-                if self.in_round <= 1:
+                if self.in_round.bit_count() <= 1:
                     self._end_round(events)
                     return
             amount = self.stack
@@ -1066,7 +1057,7 @@ class HoodPolitixState(State):
             self.stack_iyf = False
             got = self._draw(seat, amount, events, "stack")
             self.due = self._next(seat)
-            if got >= RESPEKT_AT and self.in_round > 1:
+            if got >= RESPEKT_AT and self.in_round.bit_count() > 1:
                 self.pause = P_RESPEKT
                 self.pause_seat = seat
                 self.pause_since = self.move_number
@@ -1148,7 +1139,6 @@ class HoodPolitixState(State):
             self.drop_seat = -1
             if self.status[accused] == FINISHED:
                 self.finish_order.remove(accused)
-                self.in_round += 1
             elif self.pending == accused:
                 self.pending = -1
             self._set_status(accused, IN)

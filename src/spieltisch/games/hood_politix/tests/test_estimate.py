@@ -17,9 +17,8 @@ C_ = 2
 def test_finished_first_then_fewest_cards_and_ties_share_places():
     s = new_table("G7", {A: ["G3"], B: ["Y5", "Y6", "Y7"], C_: ["P4", "P5", "P6"]},
                   exact=(A, B, C_))
-    s.status[D] = FINISHED
+    s._set_status(D, FINISHED)
     s.finish_order = [D]
-    s.in_round = 3
     s.hands[D] = 0
     s.scores = [3, 4, 5, 6]
     # D 1st, A (1 card) 2nd, B and C (3 cards) share 3rd/4th; mean place 2.5.

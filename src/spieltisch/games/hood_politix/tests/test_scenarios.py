@@ -8,6 +8,8 @@ pile, so the card count is unchanged).
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from spieltisch.core import CLOCK, IllegalAction, Verdict, get_spec
@@ -300,3 +302,20 @@ def test_illegal_attempts_cost_nothing():
     assert [size(s, x) for x in range(4)] == [6, 6, 6, 6]
     act(s, A, "play G3")
     assert s.to_act() == (B,)
+
+
+def test_a_search_copy_leaves_out_the_events_of_plays_and_draws():
+    """Search copies (``Observation.sample_state``) do not build the events of plays,
+    draws and the other moves of a search (``State.record_events``); the real game does."""
+    from spieltisch.bots.base import Observation
+
+    s = new_table("G7", {A: ["G3"], B: ["Y1"]}, exact=(B,))
+    play, draw = s.game.action_from_json("play G3"), s.game.action_from_json("draw")
+    copy = Observation(s, A).sample_state(random.Random(1))
+    assert [e.kind for e in s.apply(A, play)] == ["play"]
+    assert copy.apply(A, play) == []
+    assert s.view(A) == copy.view(A)
+    copy = Observation(s, B).sample_state(random.Random(1))  # B holds only the Y1
+    assert [e.kind for e in s.apply(B, draw)] == ["draw"]
+    assert copy.apply(B, draw) == []
+    assert s.view(B)["hand_sizes"] == copy.view(B)["hand_sizes"]

@@ -271,3 +271,18 @@ def test_19_six_players_deltas():
 def test_21_deal_starting_with_the_beggar():
     s = new_state({}, leader=B)
     assert [h.bit_count() for h in s.hands] == [13, 14, 14, 13]
+
+
+def test_a_search_copy_leaves_out_the_events_of_plays_and_passes():
+    """Search copies (``Observation.sample_state``) do not build the events of plays,
+    passes and pile ends (``State.record_events``); the real game does."""
+    from spieltisch.bots.base import Observation
+
+    s = new_state({A: ["5C"], B: ["6D"]})
+    copy = Observation(s, A).sample_state(random.Random(1))
+    play, give_up = s.game.action_from_json("play 5C"), s.game.action_from_json("pass")
+    assert [e.kind for e in s.apply(A, play)] == ["play"]
+    assert copy.apply(A, play) == []
+    assert [e.kind for e in s.apply(B, give_up)] == ["pass"]
+    assert copy.apply(B, give_up) == []
+    assert s.view(A) == copy.view(A)
