@@ -1,0 +1,96 @@
+"""Keeping the message catalogs in step with the code (Babel's extractor).
+
+``python -m spieltisch.catalogs`` extracts every marked text of every domain and adds
+the new ones to each language's ``.po`` file (with an empty translation to fill in)
+and drops texts the code no longer has; ``tests/test_i18n.py`` fails while any
+translation is missing. Which source files belong to which domain is decided here:
+
+* ``games/<game>/**.py`` (tests excluded) → the game's domain;
+* ``cli/**.py`` → ``cli``; ``server/**.py`` → ``server``; ``server/static/**.js`` → ``client``;
+* every other module of the package → ``core``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from .i18n import LANGUAGES, domain_dir
+
+PACKAGE = Path(__file__).parent
+#: Marker functions and their arguments (msgid, plural): see ``spieltisch.i18n``.
+PY_KEYWORDS = {"N_": None, "_": None, "gettext": None, "ngettext": (1, 2), "nformat": (1, 2)}
+JS_KEYWORDS = {"t": None, "tn": (1, 2)}
+
+
+def domain_of(path: Path) -> str:
+    """The domain a source file's texts belong to."""
+    rel = path.relative_to(PACKAGE).parts
+    if rel[0] == "games" and len(rel) > 2:
+        return rel[1]
+    if rel[0] == "cli":
+        return "cli"
+    if rel[0] == "server":
+        return "client" if path.suffix == ".js" else "server"
+    return "core"
+
+
+def source_files() -> Iterator[Path]:
+    for path in sorted(PACKAGE.rglob("*")):
+        rel = path.relative_to(PACKAGE).parts
+        if "tests" in rel or "__pycache__" in rel or not path.is_file():
+            continue
+        if path.suffix == ".py" or (path.suffix == ".js" and rel[0] == "server"):
+            yield path
+
+
+def extract() -> dict[str, dict[str, tuple[str, ...]]]:
+    """domain → msgid → the message (singular, or singular and plural), from the code."""
+    from babel.messages.extract import extract_from_file
+
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for path in source_files():
+        method, keywords = ("javascript", JS_KEYWORDS) if path.suffix == ".js" \
+            else ("python", PY_KEYWORDS)
+        found = out.setdefault(domain_of(path), {})
+        for _line, message, _comments, _context in extract_from_file(
+                method, str(path), keywords=keywords):
+            msg = (message,) if isinstance(message, str) else tuple(message)
+            if msg[0]:
+                found[msg[0]] = msg
+    return {d: m for d, m in out.items() if m}
+
+
+def update(verbose: bool = True) -> None:
+    """Add new texts to every catalog (empty translations), drop ones no longer in the code."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    for domain, messages in sorted(extract().items()):
+        folder = domain_dir(domain)
+        folder.mkdir(parents=True, exist_ok=True)
+        template = Catalog(domain=domain)
+        for msg in messages.values():
+            template.add(msg[0] if len(msg) == 1 else msg)
+        for lang in LANGUAGES:
+            if lang == "en":
+                continue  # the msgids are English
+            path = folder / f"{lang}.po"
+            if path.exists():
+                with path.open("rb") as f:
+                    catalog = read_po(f, locale=lang, domain=domain)
+            else:
+                catalog = Catalog(locale=lang, domain=domain)
+            catalog.update(template, no_fuzzy_matching=True)
+            catalog.obsolete.clear()
+            with path.open("wb") as f:
+                write_po(f, catalog, width=0, omit_header=False, sort_output=True)
+            missing = sum(1 for m in catalog if m.id and not m.string)
+            if verbose:
+                print(f"{path.relative_to(PACKAGE)}: {len(messages)} texts, {missing} untranslated")
+
+
+if __name__ == "__main__":
+    update()
+    sys.exit(0)
