@@ -14,9 +14,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .i18n import LANGUAGES, domain_dir
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 PACKAGE = Path(__file__).parent
 #: Marker functions and their arguments (msgid, plural): see ``spieltisch.i18n``.
@@ -62,15 +67,27 @@ def extract() -> dict[str, dict[str, tuple[str, ...]]]:
     return {d: m for d, m in out.items() if m}
 
 
+#: Headers carry this date, so that an update changes only the messages (clean merges).
+_FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def _new_catalog(domain: str, lang: str | None) -> Catalog:
+    from babel.messages.catalog import Catalog
+
+    return Catalog(locale=lang, domain=domain, project="spieltisch", version="1",
+                   copyright_holder="the spieltisch authors", fuzzy=False,
+                   header_comment=f"# {domain}: texts of spieltisch ({lang or 'template'})",
+                   creation_date=_FIXED_DATE, revision_date=_FIXED_DATE)
+
+
 def update(verbose: bool = True) -> None:
     """Add new texts to every catalog (empty translations), drop ones no longer in the code."""
-    from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po, write_po
 
     for domain, messages in sorted(extract().items()):
         folder = domain_dir(domain)
         folder.mkdir(parents=True, exist_ok=True)
-        template = Catalog(domain=domain)
+        template = _new_catalog(domain, None)
         for msg in messages.values():
             template.add(msg[0] if len(msg) == 1 else msg)
         for lang in LANGUAGES:
@@ -81,9 +98,10 @@ def update(verbose: bool = True) -> None:
                 with path.open("rb") as f:
                     catalog = read_po(f, locale=lang, domain=domain)
             else:
-                catalog = Catalog(locale=lang, domain=domain)
+                catalog = _new_catalog(domain, lang)
             catalog.update(template, no_fuzzy_matching=True)
             catalog.obsolete.clear()
+            catalog.creation_date = catalog.revision_date = _FIXED_DATE  # no churn in diffs
             with path.open("wb") as f:
                 write_po(f, catalog, width=0, omit_header=False, sort_output=True)
             missing = sum(1 for m in catalog if m.id and not m.string)

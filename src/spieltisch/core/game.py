@@ -34,6 +34,7 @@ from .options import Option, validate_options
 
 if TYPE_CHECKING:
     from ..bots.base import Bot
+    from ..narration import Narrator
     from .cards import Shuffler
     from .observation import Observer
 
@@ -236,6 +237,19 @@ class Game(ABC):
     def observer_class(self) -> type[Observer] | None:
         """The game's ``Observer`` subclass, if it has one (see ``observer``)."""
         return None
+
+    def narrator(self) -> Narrator:
+        """This game's narration (``spieltisch.narration``), one per game object."""
+        narrator: Narrator | None = self.__dict__.get("_narrator")
+        if narrator is None:
+            narrator = self._narrator = self.narrator_class()(self)
+        return narrator
+
+    def narrator_class(self) -> type[Narrator]:
+        """The game's ``Narrator`` subclass (its package's ``narration`` module)."""
+        from ..narration import Narrator
+
+        return Narrator
 
 
 class State(ABC):

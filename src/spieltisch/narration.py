@@ -1,0 +1,68 @@
+"""Narration: every event told as one sentence in the reader's language.
+
+Each game has a ``narration`` module with a ``Narrator`` (``Game.narrator()``): it
+turns an event *as one seat sees it* (``Event.for_seat``) into a sentence, naming
+players by name (never translated) and cards by their original names. The browser
+log, the terminal and ``spieltisch replay --narrate`` all call ``narrate``; none of
+them formats events itself, so a reader never sees a raw key, JSON or a Python repr.
+
+A narrator only reads the event dict it is given (which is already what that seat
+may know), the seat names and the translator: narration cannot leak a secret.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .i18n import N_, Translator, translator
+
+if TYPE_CHECKING:
+    from .core.game import Game
+
+
+class Narrator:
+    """Tells a game's events; games subclass it and override ``tell``."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    @property
+    def domains(self) -> tuple[str, ...]:
+        """The catalogs the sentences come from: the game's, then the core's."""
+        return (self.game.name, "core")
+
+    def tell(self, event: Mapping[str, Any], ctx: Context) -> str:
+        """One sentence for ``event``; the default names the actor and the event's kind."""
+        kind = str(event.get("kind", "")).replace("_", " ")
+        seat = event.get("seat")
+        if seat is None or not isinstance(seat, int) or seat < 0:
+            return ctx.tr.format(N_("Something happened: {what}."), what=kind)
+        return ctx.tr.format(N_("{player}: {what}."), player=ctx.name(seat), what=kind)
+
+
+class Context:
+    """What a narrator may use: the translator, the seat names and the reader's seat."""
+
+    __slots__ = ("tr", "names", "reader")
+
+    def __init__(self, tr: Translator, names: Sequence[str], reader: int | None) -> None:
+        self.tr = tr
+        self.names = names
+        self.reader = reader
+
+    def name(self, seat: int | None) -> str:
+        """A seat's player name (never translated); the clock for ``None`` or ``-1``."""
+        if seat is None or seat < 0:
+            return self.tr.gettext(N_("the clock"))
+        if 0 <= seat < len(self.names) and self.names[seat]:
+            return self.names[seat]
+        return self.tr.format(N_("Seat {number}"), number=seat + 1)
+
+
+def narrate(game: Game, event: Mapping[str, Any], names: Sequence[str],
+            lang: str | None = None, reader: int | None = None) -> str:
+    """One sentence for ``event`` (as ``reader`` sees it) in ``lang``."""
+    narrator = game.narrator()
+    ctx = Context(translator(lang, *narrator.domains), names, reader)
+    return narrator.tell(event, ctx)
