@@ -1,6 +1,6 @@
 """spieltisch: rule engines, bots, simulation and play for five card games."""
 
-from .core import new_game
+from .core import load_position, new_game
 
 __version__ = "0.1.0"
-__all__ = ["new_game"]
+__all__ = ["load_position", "new_game"]

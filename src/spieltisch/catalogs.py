@@ -1,6 +1,6 @@
 """Keeping the message catalogs in step with the code (Babel's extractor).
 
-``python -m spieltisch.catalogs`` extracts every marked text of every domain and adds
+``python -m spieltisch.catalogs [DOMAIN …]`` extracts every marked text of every domain and adds
 the new ones to each language's ``.po`` file (with an empty translation to fill in)
 and drops texts the code no longer has; ``tests/test_i18n.py`` fails while any
 translation is missing. Which source files belong to which domain is decided here:
@@ -13,7 +13,7 @@ translation is missing. Which source files belong to which domain is decided her
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -80,11 +80,16 @@ def _new_catalog(domain: str, lang: str | None) -> Catalog:
                    creation_date=_FIXED_DATE, revision_date=_FIXED_DATE)
 
 
-def update(verbose: bool = True) -> None:
-    """Add new texts to every catalog (empty translations), drop ones no longer in the code."""
+def update(verbose: bool = True, only: Sequence[str] = ()) -> None:
+    """Add new texts to every catalog (empty translations), drop ones no longer in the code.
+
+    ``only`` limits the update to those domains (``python -m spieltisch.catalogs hockey``).
+    """
     from babel.messages.pofile import read_po, write_po
 
     for domain, messages in sorted(extract().items()):
+        if only and domain not in only:
+            continue
         folder = domain_dir(domain)
         folder.mkdir(parents=True, exist_ok=True)
         template = _new_catalog(domain, None)
@@ -110,5 +115,5 @@ def update(verbose: bool = True) -> None:
 
 
 if __name__ == "__main__":
-    update()
+    update(only=sys.argv[1:])
     sys.exit(0)

@@ -40,6 +40,14 @@ class Narrator:
             return ctx.tr.format(N_("Something happened: {what}."), what=kind)
         return ctx.tr.format(N_("{player}: {what}."), player=ctx.name(seat), what=kind)
 
+    def action(self, action: int, ctx: Context) -> str:
+        """An action as a player reads it in a menu or on a button ("Play 10♥")."""
+        return str(self.game.describe_action(action))
+
+    def board(self, view: Mapping[str, Any], ctx: Context) -> str:
+        """The terminal's picture of a seat's view, every value in words."""
+        return self.game.render_view(dict(view))
+
 
 class Context:
     """What a narrator may use: the translator, the seat names and the reader's seat."""
@@ -60,9 +68,25 @@ class Context:
         return self.tr.format(N_("Seat {number}"), number=seat + 1)
 
 
+def context(game: Game, names: Sequence[str], lang: str | None = None,
+            reader: int | None = None) -> Context:
+    """What ``game``'s narrator needs to speak to ``reader`` in ``lang``."""
+    return Context(translator(lang, *game.narrator().domains), names, reader)
+
+
 def narrate(game: Game, event: Mapping[str, Any], names: Sequence[str],
             lang: str | None = None, reader: int | None = None) -> str:
     """One sentence for ``event`` (as ``reader`` sees it) in ``lang``."""
-    narrator = game.narrator()
-    ctx = Context(translator(lang, *narrator.domains), names, reader)
-    return narrator.tell(event, ctx)
+    return game.narrator().tell(event, context(game, names, lang, reader))
+
+
+def describe(game: Game, action: int, lang: str | None = None,
+             names: Sequence[str] = (), reader: int | None = None) -> str:
+    """``action`` as a player reads it, in ``lang``."""
+    return game.narrator().action(action, context(game, names, lang, reader))
+
+
+def board(game: Game, view: Mapping[str, Any], names: Sequence[str],
+          lang: str | None = None, reader: int | None = None) -> str:
+    """The terminal's picture of ``view`` (what ``reader`` sees) in ``lang``."""
+    return game.narrator().board(view, context(game, names, lang, reader))

@@ -17,10 +17,11 @@ from .game import (
     Verdict,
 )
 from .options import Option
-from .registry import game_names, get_spec, new_game
+from .registry import game_names, get_spec, load_position, new_game
 
 __all__ = [
     "CLOCK", "LEGAL", "Check", "ConfigError", "Deadline", "Event", "Game", "GameSpec",
     "IllegalAction", "Option", "Result", "Shuffler", "SpieltischError", "State", "Verdict",
-    "bit", "cards_of", "game_names", "get_spec", "iter_cards", "lowest", "mask_of", "new_game",
+    "bit", "cards_of", "game_names", "get_spec", "iter_cards", "load_position", "lowest",
+    "mask_of", "new_game",
 ]

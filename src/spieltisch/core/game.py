@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from ..narration import Narrator
     from .cards import Shuffler
     from .observation import Observer
+    from .position import Fields
 
 Json = Any
 
@@ -194,6 +195,21 @@ class Game(ABC):
     @abstractmethod
     def _new_state(self, rng: random.Random, stacked: list[list[int]]) -> State: ...
 
+    # -- positions (``core/position.py``, ``docs/positions.md``) ------------------
+    def state_from_position(self, pos: Json) -> State:
+        """The state a position describes (JSON text or object), checked whole:
+        anything wrong in it is a ``ConfigError`` naming the field."""
+        from . import position
+
+        return position.read(self, pos)
+
+    def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> State:
+        """Build a state from the position's ``"state"`` object (read with ``fields``,
+        every field read or refused) and the position's chance; check what only this
+        game knows (cards in two places, a seat to act without cards, a phase that
+        contradicts the rest) and raise ``ConfigError`` naming it."""
+        raise ConfigError(f"{self.name} has no position format")
+
     # -- actions --------------------------------------------------------------
     @property
     @abstractmethod
@@ -246,10 +262,20 @@ class Game(ABC):
         return narrator
 
     def narrator_class(self) -> type[Narrator]:
-        """The game's ``Narrator`` subclass (its package's ``narration`` module)."""
+        """The game's ``Narrator``: the ``Narrator`` class of its package's ``narration``
+        module when it has one (found by name, like the registry finds games), else the
+        core's generic one."""
+        import importlib
+        import importlib.util
+
         from ..narration import Narrator
 
-        return Narrator
+        package = type(self).__module__.rpartition(".")[0]
+        name = f"{package}.narration"
+        if importlib.util.find_spec(name) is None:
+            return Narrator
+        found = getattr(importlib.import_module(name), "Narrator", None)
+        return found if isinstance(found, type) and issubclass(found, Narrator) else Narrator
 
 
 class State(ABC):
@@ -358,6 +384,12 @@ class State(ABC):
         """Timers running now. Games without real-time rules have none."""
         return ()
 
+    def frozen_timers(self) -> Sequence[Deadline]:
+        """Timers stopped by a pause (Hood Politix §5.3): not running now, they come back
+        in ``deadlines()`` with the same ``(seat, action, since)`` when the pause ends, and
+        a runner resumes them with the time they had left instead of starting them anew."""
+        return ()
+
     # -- end ---------------------------------------------------------------------
     @abstractmethod
     def is_over(self) -> bool: ...
@@ -365,6 +397,18 @@ class State(ABC):
     @abstractmethod
     def result(self) -> Result:
         """Only valid when ``is_over()``."""
+
+    # -- positions ---------------------------------------------------------------
+    def position(self) -> dict[str, Json]:
+        """The whole state as plain JSON (``docs/positions.md``): with
+        ``Game.state_from_position`` it gives a state that plays on identically."""
+        from . import position
+
+        return position.write(self)
+
+    def _position(self) -> dict[str, Json]:
+        """This game's ``"state"`` object of a position: card codes, not masks."""
+        raise NotImplementedError(f"{self.game.name} has no position format")
 
     def returns(self) -> list[float]:
         """Rewards for RL: +1 for the winner, -1 for the rest, 0 for all when tied."""

@@ -55,3 +55,12 @@ def new_game(
 ) -> State:
     """A new state of game ``name``: the one-call entry point."""
     return get_spec(name).configure(num_players, options).new_state(seed=seed, deck=deck)
+
+
+def load_position(pos: Any) -> State:
+    """The state a position describes, its game, player count and options read from the
+    position itself (JSON text, bytes or object); ``ConfigError`` names what is wrong."""
+    from .position import header
+
+    name, players, options = header(pos)
+    return get_spec(name).configure(players, options).state_from_position(pos)
