@@ -79,11 +79,11 @@ def _replay_file(tmp_path, seed=11):
     rep.result = state.result().to_json()
     path = tmp_path / "game.json"
     rep.save(path)
-    return path, state
+    return path, state, out
 
 
 def test_replay_verifies_and_prints_result(tmp_path):
-    path, state = _replay_file(tmp_path)
+    path, state, _ = _replay_file(tmp_path)
     r = run("replay", str(path))
     assert r.exit_code == 0 and "verified" in r.output
     r = run("replay", str(path), "--json")
@@ -93,7 +93,7 @@ def test_replay_verifies_and_prints_result(tmp_path):
 
 
 def test_replay_with_an_illegal_action_names_it(tmp_path):
-    path, _ = _replay_file(tmp_path)
+    path, _, _ = _replay_file(tmp_path)
     data = json.loads(path.read_text())
     seat, _ = data["actions"][3]
     data["actions"][3] = [seat, "give 3C"]
@@ -151,3 +151,135 @@ def test_serve_with_a_bad_database_is_a_clear_error():
     assert r.exit_code == 2 and "cannot use the database nonsense://x" in r.output
     r = run("serve", "--port", "70000")
     assert r.exit_code == 2
+
+
+def test_error_text_is_printed_literally():
+    """User text in an error keeps its brackets (it is never read as Rich markup)."""
+    r = run("simulate", "president", "--bots", "[x]", "--games", "1")
+    assert r.exit_code == 2
+    assert "unknown bot '[x]' for president" in r.output
+
+
+def test_unknown_bot_parameters_are_refused():
+    r = run("simulate", "hockey", "--bots", "ismcts:5:foo=1", "--games", "1")
+    assert r.exit_code == 2
+    assert "bot 'ismcts' has no parameter 'foo'" in r.output
+    r = run("simulate", "hockey", "--bots", "random:5", "--games", "1")
+    assert r.exit_code == 2 and "bot 'random' takes no budget" in r.output
+    r = run("simulate", "hockey", "--bots", "heuristic:jack_keep=0.5", "--games", "1")
+    assert r.exit_code == 2 and "bot budget must be an integer" in r.output
+
+
+def test_out_paths_are_checked_before_any_game_is_played(tmp_path):
+    r = run("simulate", "president", "--games", "50", "--out", str(tmp_path / "no" / "x.jsonl"))
+    assert r.exit_code == 2
+    assert f"--out {tmp_path / 'no' / 'x.jsonl'}: the folder {tmp_path / 'no'} does not exist" \
+        in r.output
+    assert "Per seat" not in r.output and "president ×50" not in r.output
+    r = run("play", "hockey", "--save", str(tmp_path), input="quit\n")
+    assert r.exit_code == 2 and "is a folder, not a file" in r.output
+
+
+def test_end_of_input_at_the_save_question_means_no(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run("play", "president", "--seed", "2", "--players", "4", input="quit\n")
+    assert r.exit_code == 0, r.output
+    assert "Stopped." in r.output and "Save the replay?" in r.output
+    assert list(tmp_path.iterdir()) == [], "Ctrl-D at the question saved a replay"
+
+
+def test_help_in_play_is_the_games_own(tmp_path):
+    """'help' gives examples from the actions open now, in the game being played."""
+    r = run("play", "hockey", "--seed", "1", "--save", str(tmp_path / "h.json"),
+            input="help\nquit\n")
+    assert r.exit_code == 0, r.output
+    line = next(x for x in r.output.splitlines() if "Type the number of a choice" in x)
+    assert "'play 7H 7S'" not in line and "'play " in line and "Hockey" in line
+
+
+def test_non_utf8_replay_is_a_clean_error(tmp_path):
+    path = tmp_path / "bin.json"
+    path.write_bytes(b"\xff\xfe\x00{")
+    r = run("replay", str(path))
+    assert r.exit_code == 1
+    assert r.output.startswith("error: ") and "is not UTF-8 text" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_help_fits_80_columns():
+    wide = CliRunner()
+    for command in ("play", "simulate", "replay", "serve", "tournament", "rules", "games"):
+        r = wide.invoke(app, [command, "--help"], terminal_width=80, env={"COLUMNS": "80"})
+        assert r.exit_code == 0, command
+        long_lines = [x for x in r.output.splitlines() if len(x) > 80]
+        assert not long_lines, (command, long_lines)
+        assert "…" not in r.output, command
+    r = wide.invoke(app, ["serve", "--help"], terminal_width=80, env={"COLUMNS": "80"})
+    for option in ("--messages-per-second", "--max-tables-per-client", "--forwarded-allow-ips"
+                   if "--forwarded-allow-ips" in r.output else "--move-clock"):
+        assert option in r.output
+
+
+def test_serve_on_a_busy_port_is_one_clear_error(tmp_path):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        r = run("serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 's.db'}")
+    assert r.exit_code == 2
+    assert f"error: cannot listen on 127.0.0.1:{port}: the port is already in use" in r.output
+    assert "server on" not in r.output
+
+
+def test_rules_guide_in_each_language():
+    for lang, word in (("en", "Goal"), ("de", "Ziel"), ("nl", "Doel")):
+        r = run("rules", "hockey", "--guide", "--lang", lang)
+        assert r.exit_code == 0, r.output
+        assert word in r.output and "rules.md" not in r.output
+    r = run("rules", "hockey", "--guide", "--lang", "fr")
+    assert r.exit_code == 2 and "unknown language 'fr'" in r.output
+
+
+def test_replay_position_at_and_play_from_it(tmp_path):
+    path, state, out = _replay_file(tmp_path)
+    game = state.game
+    r = run("replay", str(path), "--position-at", "10")
+    assert r.exit_code == 0, r.output
+    pos = json.loads(r.output)
+    twin = game.new_state(seed=11)
+    for seat, action in out.actions[:10]:
+        twin.apply(seat, action)
+    assert pos == json.loads(json.dumps(twin.position()))
+    r = run("replay", str(path), "--position-at", str(len(out.actions) + 1))
+    assert r.exit_code == 2 and f"the replay has only {len(out.actions)} actions" in r.output
+    # the position starts a game; its replay records the position and verifies
+    start = tmp_path / "start.json"
+    start.write_text(json.dumps(pos))
+    saved = tmp_path / "from.json"
+    r = run("play", "president", "--position", str(start), "--seat", "0", "--save", str(saved),
+            "--bots", "random", input="\n".join(["1"] * 300) + "\n")
+    assert r.exit_code == 0, r.output
+    rep = Replay.load(saved)
+    assert rep.position == pos
+    rep.verify()
+    r = run("play", "hockey", "--position", str(start))
+    assert r.exit_code == 2 and "is a position of president, not of hockey" in r.output
+    start.write_text('{"game": "president", "players": 4, "version": 1, "state": {}}')
+    r = run("play", "president", "--position", str(start))
+    assert r.exit_code == 2 and f"error: {start}: " in r.output and "Traceback" not in r.output
+
+
+def test_replay_narrates_one_line_per_event(tmp_path):
+    path, state, out = _replay_file(tmp_path)
+    game = state.game
+    replayed = Replay.load(path)
+    events = []
+    replayed.run(on_action=lambda s, a, evs: events.extend(evs))
+    r = run("replay", str(path), "--narrate", "--lang", "de")
+    assert r.exit_code == 0, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == len(events) + game.num_players  # events, then the standings
+    for line in lines:
+        assert not any(ch in line for ch in "={}[]"), line

@@ -80,3 +80,14 @@ def test_catalog_placeholders_are_python_format() -> None:
     bad = [m for d in EXTRACTED.values() for msg in d.values() for m in msg
            if re.search(r"%[sd(]|\$\{", m)]
     assert not bad, bad
+
+
+def test_translators_over_different_domains_stay_apart() -> None:
+    """Catalogs are shared between translators, their fallback chains are not (a shared
+    chain once linked the core catalog to itself: every unknown text recursed forever)."""
+    a = translator("de", "cli", "core")
+    b = translator("de", "hockey", "cli", "core")
+    c = translator("de", "core", "cli")
+    for tr in (a, b, c, translator("de", "core")):
+        assert tr.gettext("a text no catalog has") == "a text no catalog has"
+        assert tr.format("Seat {number}", number=2) == "Platz 2"

@@ -118,8 +118,11 @@ class Translator:
         self.domains = domains
         self._t: _gettext.NullTranslations = _gettext.NullTranslations()
         for domain in reversed(domains):
-            cat = _catalog(lang, domain)
-            if cat is not None:
+            compiled = _compiled(lang, domain)
+            if compiled is not None:
+                # a catalog object of its own: fallbacks chain per translator, so two
+                # translators over different domains never link each other's catalogs
+                cat = _gettext.GNUTranslations(io.BytesIO(compiled))
                 cat.add_fallback(self._t)
                 self._t = cat
 
@@ -158,7 +161,7 @@ def _po_path(lang: str, domain: str) -> Path:
 
 
 @cache
-def _catalog(lang: str, domain: str) -> _gettext.GNUTranslations | None:
+def _compiled(lang: str, domain: str) -> bytes | None:
     """Compile ``<domain>/<lang>.po`` in memory with Babel (no ``.mo`` build step)."""
     path = _po_path(lang, domain)
     if not path.exists():
@@ -170,8 +173,7 @@ def _catalog(lang: str, domain: str) -> _gettext.GNUTranslations | None:
         catalog = read_po(f, locale=lang, domain=domain)
     buf = io.BytesIO()
     write_mo(buf, catalog)
-    buf.seek(0)
-    return _gettext.GNUTranslations(buf)
+    return buf.getvalue()
 
 
 @cache

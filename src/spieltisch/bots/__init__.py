@@ -66,7 +66,29 @@ def make_bot(game: Game, spec: str, seat: int, seed: int | None) -> Bot:
         raise ConfigError(
             f"unknown bot {name!r} for {game.name} (bots: {', '.join(sorted(bots))})"
         )
-    return bots[name](game, seat, seed, **params)
+    cls = bots[name]
+    accepted = accepted_params(cls)
+    for key in params:
+        if key not in accepted:
+            known = ", ".join(sorted(accepted)) or "none"
+            what = "takes no budget" if key == "budget" else f"has no parameter {key!r}"
+            raise ConfigError(f"bot {name!r} {what} (its parameters: {known})")
+    return cls(game, seat, seed, **params)
+
+
+def accepted_params(cls: type[Bot]) -> set[str]:
+    """The keywords a bot class takes: those its ``__init__``s name, and its ``tuning``."""
+    import inspect
+
+    names = set(cls.tuning)
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        for p in inspect.signature(init).parameters.values():
+            if p.kind is p.KEYWORD_ONLY or p.kind is p.POSITIONAL_OR_KEYWORD:
+                names.add(p.name)
+    return names - {"self", "game", "seat", "seed"}
 
 
 def expand_specs(specs: str, seats: int) -> list[str]:

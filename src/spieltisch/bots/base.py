@@ -58,6 +58,9 @@ class Bot:
     """Base bot. ``act`` must return a legal action; ``react`` may decline (None)."""
 
     name = "bot"
+    #: Tuning parameters read from ``params`` (besides the keywords ``__init__`` names):
+    #: a spec's other ``key=value`` words are refused by ``make_bot``.
+    tuning: tuple[str, ...] = ()
 
     def __init__(self, game: Game, seat: int, seed: int | None = None, **params: Any) -> None:
         self.game = game

@@ -4,23 +4,27 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import random
-import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
-from ..core.game import ConfigError, SpieltischError
-from ..core.registry import game_names, get_spec
+from ..core.game import ConfigError, Event, SpieltischError, State
+from ..core.registry import game_names, get_spec, load_position
+from ..i18n import language_from_env, parse_language, translator
 
 app = typer.Typer(
     help="spieltisch: play, simulate and replay President, Hockey, Pixmit, Hood Politix "
          "and HOAX.",
     no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+    # plain help (click's): Rich's panels cut option names at 80 columns
+    rich_markup_mode=None,
 )
 # emoji=False: bot specs such as "ismcts:100:depth=10" must not turn into emoji codes
 console = Console(emoji=False)
@@ -29,9 +33,38 @@ if not console.is_terminal:
 err = Console(stderr=True, emoji=False)
 
 
-def fail(message: str, code: int = 2) -> None:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``error: message`` (the message literally: it may quote what the user typed,
+    brackets and all) and exit."""
+    err.print(Text.assemble(("error:", "bold red"), " ", message), highlight=False,
+              soft_wrap=True)
     raise typer.Exit(code)
+
+
+def say(text: str) -> None:
+    """Print text for a person as it is: no markup, no highlighting, no line breaks added."""
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def pick_language(lang: str | None) -> str:
+    """``--lang`` if given (en, de, nl), else the terminal's language (LC_ALL, LANG …)."""
+    if lang is None:
+        return language_from_env()
+    try:
+        return parse_language(lang)
+    except ValueError as e:
+        fail(str(e))
+
+
+def check_writable(path: Path, option: str) -> None:
+    """Fail before any work when ``path`` cannot be written (a missing folder, say)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        fail(f"{option} {path} is a folder, not a file")
+    if not folder.is_dir():
+        fail(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        fail(f"{option} {path}: the folder {folder} is not writable")
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, str]:
@@ -44,7 +77,9 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
-GameArg = Annotated[str, typer.Argument(help="president, hockey, pixmit, hood_politix or hoax")]
+GameArg = Annotated[str, typer.Argument(help="the game: " + ", ".join(game_names()))]
+LangOpt = Annotated[str | None, typer.Option(
+    "--lang", help="language: en, de or nl (default: from LANG)")]
 OptionOpt = Annotated[list[str] | None, typer.Option(
     "--option", "-o", help="rule option key=value (see 'spieltisch games'); repeatable")]
 
@@ -66,17 +101,22 @@ def games() -> None:
 
 
 @app.command()
-def rules(game: GameArg) -> None:
-    """Print a game's rules in the project's own words, with its decisions."""
+def rules(
+    game: GameArg,
+    guide: Annotated[bool, typer.Option(
+        "--guide", help="the short how-to-play guide instead of the full rules")] = False,
+    lang: LangOpt = None,
+) -> None:
+    """Print a game's full rules (English, every decision taken) or, with --guide,
+    a short how-to-play guide in your language."""
+    from ..guides import guide_text, rules_text
+
+    language = pick_language(lang)
     try:
-        spec = get_spec(game)
+        text = guide_text(game, language) if guide else rules_text(game)
     except ConfigError as e:
         fail(str(e))
-    module = sys.modules[spec.game_class.__module__]
-    path = Path(module.__file__ or "").parent / "rules.md"
-    if not path.exists():
-        fail(f"no rules document for {game}")
-    console.print(path.read_text(), markup=False, highlight=False)
+    say(text)
 
 
 @app.command()
@@ -91,13 +131,26 @@ def play(
     = None,
     option: OptionOpt = None,
     save: Annotated[Path | None, typer.Option(help="save the replay here at the end")] = None,
+    position: Annotated[Path | None, typer.Option(
+        help="start from this position file (docs/positions.md) instead of a deal")] = None,
+    name: Annotated[str | None, typer.Option(help="your name at the table")] = None,
+    lang: LangOpt = None,
 ) -> None:
     """Play in the terminal against bots. Type an action or its number; 'help' lists commands."""
     from .terminal import play_terminal
 
+    language = pick_language(lang)
+    if save is not None:
+        check_writable(save, "--save")
     try:
-        spec = get_spec(game)
-        g = spec.configure(players, parse_options(option))
+        start = None
+        if position is not None:
+            start = read_position(position)
+            if start.game.name != game:
+                fail(f"{position} is a position of {start.game.name}, not of {game}")
+            g = start.game
+        else:
+            g = get_spec(game).configure(players, parse_options(option))
         if not 0 <= seat < g.num_players:
             fail(f"--seat must be between 0 and {g.num_players - 1}")
         run_seed = seed if seed is not None else random.randrange(2**31)
@@ -106,13 +159,35 @@ def play(
         from .realtime import play_realtime, uses_realtime
 
         if uses_realtime(g):
-            play_realtime(g, seat, bots, run_seed, save,
-                          lambda text: console.print(text, markup=False, highlight=False))
+            play_realtime(g, seat, bots, run_seed, save, say)
             return
         # --- end of the real-time hook ---
-        play_terminal(g, seat, bots, run_seed, save, console)
+        play_terminal(g, seat, bots, run_seed, save, console, lang=language,
+                      player=name or default_player_name(), start=start)
     except SpieltischError as e:
         fail(str(e))
+
+
+def read_position(path: Path) -> State:
+    """The state a position file describes; a clear error for anything wrong in it."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+    try:
+        return load_position(data)
+    except ConfigError as e:
+        fail(f"{path}: {e}")
+
+
+def default_player_name() -> str:
+    """The login name, capitalised, as the human's name at a terminal table."""
+    import getpass
+
+    try:
+        return getpass.getuser().capitalize() or "You"
+    except (OSError, KeyError):
+        return "You"
 
 
 @app.command()
@@ -141,8 +216,10 @@ def simulate(
             make_bot(g, b, s, 0)
     except SpieltischError as e:
         fail(str(e))
-    if out is not None and out.suffix not in (".jsonl", ".csv"):
-        fail("--out must end in .jsonl or .csv")
+    if out is not None:
+        if out.suffix not in (".jsonl", ".csv"):
+            fail("--out must end in .jsonl or .csv")
+        check_writable(out, "--out")
     tasks = sim.tasks_for(game, g.num_players, g.options, specs, seed, games)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=err,
@@ -209,18 +286,51 @@ def replay(
     file: Annotated[Path, typer.Argument(help="a replay file (JSON)")],
     as_json: Annotated[bool, typer.Option("--json", help="print the final full view and "
                                                          "result as JSON")] = False,
+    narrate: Annotated[bool, typer.Option(
+        "--narrate", help="tell every event, one line each, in your language")] = False,
+    seat: Annotated[int | None, typer.Option(
+        help="with --narrate: tell it as this seat saw it (default: a spectator)")] = None,
+    position_at: Annotated[int | None, typer.Option(
+        "--position-at", help="print the position after N actions (JSON) and stop",
+        min=0)] = None,
+    lang: LangOpt = None,
 ) -> None:
     """Re-apply a replay, verify it, and print the final result."""
+    from .. import narration
     from ..replay import Replay, ReplayError
+    from .terminal import seat_names, standings
 
+    language = pick_language(lang)
     try:
         rep = Replay.load(file)
-        state = rep.verify()
+        if position_at is not None:
+            if position_at > len(rep.actions):
+                fail(f"--position-at {position_at}: the replay has only {len(rep.actions)} "
+                     "actions")
+            print(json.dumps(rep.run(upto=position_at).position(), indent=1,
+                             ensure_ascii=False))
+            return
+        game = get_spec(rep.game).configure(rep.players, rep.options)
+        if seat is not None and not 0 <= seat < game.num_players:
+            fail(f"--seat must be between 0 and {game.num_players - 1}")
+        names = seat_names(game.num_players, None, "")
+        told = narration.context(game, names, language, seat)
+
+        def tell(_seat: int, _action: int, events: list[Event]) -> None:
+            for e in events:
+                say(game.narrator().tell(e.for_seat(seat), told))
+
+        state = rep.verify(on_action=tell if narrate else None)
     except ReplayError as e:
         fail(str(e), 1)
     except SpieltischError as e:
         fail(f"{file}: {e}", 1)
     result = state.result().to_json() if state.is_over() else None
+    if narrate:
+        if state.is_over():
+            tr = translator(language, "cli", game.name, "core")
+            say(standings(state.result(), names, tr))
+        return
     if as_json:
         print(json.dumps({"game": rep.game, "actions": len(rep.actions),
                           "over": state.is_over(), "result": result,

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import gc
 import os
+import socket
 from typing import Annotated
 
 import typer
@@ -12,7 +14,9 @@ import typer
 
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8000,
+    port: Annotated[int, typer.Option(
+        help="port to listen on (0: any free port; the start-up line names it)",
+        min=0, max=65535)] = 8000,
     db: Annotated[str | None, typer.Option(
         help="SQLAlchemy database URL (default: SQLite in the user's data directory)")] = None,
     grace: Annotated[float, typer.Option(
@@ -75,6 +79,8 @@ def serve(
         if gc_tune:
             tune_gc()
 
+    sock = _listen(host, port)
+    port = sock.getsockname()[1]
     app = create_app(config, on_start=started)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     typer.echo(f"spieltisch server on http://{shown}:{port}/  (database: {url})")
@@ -84,7 +90,7 @@ def serve(
 
     def run() -> None:
         assert server is not None
-        server.run()
+        server.run(sockets=[sock])
 
     profile_to = os.environ.get("SPIELTISCH_PROFILE")
     if not profile_to:
@@ -120,6 +126,31 @@ def tune_gc() -> None:
     """
     gc.collect()
     gc.freeze()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind the listening socket before anything is announced, so that a busy port or a
+    bad address is one clear error (and ``--port 0`` can report the port it got)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        typer.echo(f"error: cannot listen on {host}: {e.strerror}", err=True)
+        raise typer.Exit(2) from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        reason = ("the port is already in use (is another server running? choose another "
+                  "with --port)" if e.errno == errno.EADDRINUSE else e.strerror or str(e))
+        typer.echo(f"error: cannot listen on {host}:{port}: {reason}", err=True)
+        raise typer.Exit(2) from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def _check_database(url: str) -> str | None:

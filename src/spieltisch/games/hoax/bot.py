@@ -102,6 +102,8 @@ class Knowledge:
 
 class HeuristicBot(Bot):
     name = "heuristic"
+    tuning = ("bluff", "doubt_p", "vote_p", "final_doubt_p", "accuse_p", "final_accuse_p",
+              "impatience", "bluff_prior")
 
     def __init__(self, game: Game, seat: int, seed: int | None = None, **params: Any) -> None:
         super().__init__(game, seat, seed, **params)

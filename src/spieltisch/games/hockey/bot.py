@@ -48,6 +48,7 @@ def p_holds(k: int, h: int, u: int) -> float:
 
 class HeuristicBot(Bot):
     name = "heuristic"
+    tuning = ("breakaway_value", "adversarial", "jack_keep", "partner_relief")
 
     def __init__(self, game: Game, seat: int, seed: int | None = None, **params: Any) -> None:
         super().__init__(game, seat, seed, **params)
