@@ -91,3 +91,13 @@ def test_translators_over_different_domains_stay_apart() -> None:
     for tr in (a, b, c, translator("de", "core")):
         assert tr.gettext("a text no catalog has") == "a text no catalog has"
         assert tr.format("Seat {number}", number=2) == "Platz 2"
+
+
+def test_plural_forms_are_passed_as_plain_strings() -> None:
+    """``nformat(N_("a"), N_("b"), n)`` makes the extractor file two singular texts, so the
+    plural is never found in a catalog and readers silently get English: pass the two forms
+    as plain strings (the extractor knows ``nformat``/``ngettext``/``tn``)."""
+    pattern = re.compile(r"\b(?:nformat|ngettext|tn)\(\s*(?:N_|t)\(")
+    bad = [str(path.relative_to(catalogs.PACKAGE)) for path in catalogs.source_files()
+           if pattern.search(path.read_text(encoding="utf-8"))]
+    assert not bad, bad

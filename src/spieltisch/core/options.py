@@ -18,6 +18,12 @@ class Option:
     choices: Sequence[Any] | None = None
     minimum: float | None = None
     maximum: float | None = None
+    #: A short name for players ("Skip rule"); ``help`` explains it. Both are English
+    #: texts marked for translation in the game's catalog (``N_``) and shown translated.
+    label: str = ""
+    #: Words for the values of a ``choices`` option or a special number (-1 → "random"),
+    #: marked for translation like ``label``.
+    value_labels: Mapping[Any, str] | None = None
 
     def parse(self, game: str, value: Any) -> Any:
         """Convert (from a command-line string too) and validate one value."""
