@@ -2,6 +2,7 @@
 
 from ...core.game import GameSpec
 from ...core.options import Option
+from ...i18n import N_
 from .state import HockeyGame, HockeyState
 
 SPEC = GameSpec(
@@ -11,8 +12,9 @@ SPEC = GameSpec(
     max_players=2,
     options=(
         Option("first_dealer", int, -1,
-               "seat that deals period 1 (-1: a random seat); the dealer alternates",
-               minimum=-1, maximum=1),
+               N_("seat that deals period 1 (-1: a random seat); the dealer alternates"),
+               minimum=-1, maximum=1, label=N_("First dealer"),
+               value_labels={-1: N_("a random seat")}),
     ),
     game_class=HockeyGame,
     default_players=2,

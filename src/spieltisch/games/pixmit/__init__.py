@@ -2,6 +2,7 @@
 
 from ...core.game import GameSpec
 from ...core.options import Option
+from ...i18n import N_
 from .state import PixmitGame, PixmitState
 
 SPEC = GameSpec(
@@ -12,10 +13,14 @@ SPEC = GameSpec(
     default_players=4,
     options=(
         Option("mode", str, "pro",
-               "pro: announcements about offered cards may be lies; beginner: they must be true",
-               choices=("pro", "beginner")),
+               N_("pro: announcements about offered cards may be lies; beginner: they must be "
+                  "true"),
+               choices=("pro", "beginner"), label=N_("Mode"),
+               value_labels={"pro": N_("Pro (bluffing allowed)"),
+                             "beginner": N_("Beginner (announcements are true)")}),
         Option("start_player", int, -1,
-               "seat that starts every round (-1: a random seat)", minimum=-1, maximum=3),
+               N_("seat that starts every round (-1: a random seat)"), minimum=-1, maximum=3,
+               label=N_("Starting player"), value_labels={-1: N_("a random seat")}),
     ),
     game_class=PixmitGame,
     summary="Trade face-down cards for 3 rounds, collect sets, call Pixmit; exact best scoring.",

@@ -2,6 +2,7 @@
 
 from ...core.game import GameSpec
 from ...core.options import Option
+from ...i18n import N_
 from .state import PresidentGame, PresidentState
 
 SPEC = GameSpec(
@@ -12,9 +13,11 @@ SPEC = GameSpec(
     default_players=5,
     options=(
         Option("skip_rule", bool, False,
-               "Überspringen: matching the top rank skips the next player"),
+               N_("Überspringen: matching the top rank skips the next player"),
+               label=N_("Skip rule (Überspringen)")),
         Option("first_leader", int, -1,
-               "seat that leads round 1 (-1: a random seat)", minimum=-1, maximum=7),
+               N_("seat that leads round 1 (-1: a random seat)"), minimum=-1, maximum=7,
+               label=N_("First to lead"), value_labels={-1: N_("a random seat")}),
     ),
     game_class=PresidentGame,
     summary="Shed your cards first; roles, exchanges and revolutions. Points from 50 down to 0.",
