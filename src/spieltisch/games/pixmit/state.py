@@ -14,7 +14,7 @@ offerer's hand; a reveal (Wissen, Schöpfung) and card 21 in a hand are public.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...bots.base import Bot
 from ...core.cards import Shuffler
@@ -24,6 +24,9 @@ from . import actions as A
 from . import cards as C
 from .actions import ActionSpace
 from .observation import PixmitObserver
+
+if TYPE_CHECKING:
+    from ...core.position import Fields
 
 TURN, CLAIM, RESPONSE, CREATION, RETURN, MESSENGER, DISCARD, OVER = range(8)
 PHASES = ("turn", "claim", "response", "creation", "return", "messenger", "discard", "over")
@@ -73,6 +76,12 @@ class PixmitGame(Game):
 
     def _new_state(self, rng: random.Random, stacked: list[list[int]]) -> PixmitState:
         return PixmitState.deal(self, Shuffler(rng, stacked))
+
+    def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> PixmitState:
+        """A state from a position's ``"state"`` object (``position.py``)."""
+        from .position import read
+
+        return read(self, fields, shuffler)
 
     def action_to_json(self, action: int) -> str:
         return self.space.to_text(action)
@@ -207,6 +216,12 @@ class PixmitState(State):
         s.hunt = self.hunt[:]
         s.hunt_eligible = self.hunt_eligible[:]
         return s
+
+    def _position(self) -> dict[str, Any]:
+        """This state's ``"state"`` object of a position (``position.py``)."""
+        from .position import write
+
+        return write(self)
 
     # -- who acts -------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:

@@ -1,8 +1,11 @@
-"""Set-ups for Pixmit scenarios: stacked decks and scripted turns (seats A, B, C, D = 0..3)."""
+"""Set-ups for Pixmit scenarios: stacked decks, scripted turns and hand-written positions
+(seats A, B, C, D = 0..3)."""
 
 from __future__ import annotations
 
-from spieltisch.core import get_spec
+from typing import Any
+
+from spieltisch.core import get_spec, load_position
 from spieltisch.games.pixmit import cards as C
 from spieltisch.games.pixmit.state import PixmitState
 
@@ -89,13 +92,36 @@ def reach_round3(finals: dict[int, list[int]], n: int, start: int = 0,
     return state
 
 
-def arrange(state: PixmitState, hands: dict[int, list[int]]) -> None:
-    """Test-only surgery: give seats exactly these hands; other cards go to the stack."""
-    named = 0
-    for p, h in hands.items():
-        state.hands[p] = mask(*h)
-        named |= state.hands[p]
-    rest = [x for x in range(C.NUM_CARDS) if not named >> x & 1]
-    state.stack = rest[::-1]
-    state.known = state.hands[:]
-    state._fix21()
+def position(n: int, hands: dict[int, list[int]], start: int = 0, mode: str = "pro",
+             **state: Any) -> dict[str, Any]:
+    """A hand-written position (docs/positions.md) at the start of round 1, seat ``start``
+    to play: every seat holds its ``hands`` entry (printed numbers), the other cards lie in
+    the stack, lowest on top; ``state`` sets further fields of the ``"state"`` object."""
+    return {
+        "format": "spieltisch-position", "version": 1, "game": "pixmit", "players": n,
+        "options": {"mode": mode, "start_player": start}, "chance": {"seed": 0},
+        "state": {"phase": "turn", "round": 1, "start": start, "active": start,
+                  **cards(n, hands), **state},
+    }
+
+
+def cards(n: int, hands: dict[int, list[int]]) -> dict[str, Any]:
+    """The ``seats`` and ``stack_top_first`` of a position where every seat holds its
+    ``hands`` entry and knows nothing else, the other cards in the stack, lowest on top."""
+    named = {x for h in hands.values() for x in h}
+    return {"seats": [{"hand": [code(x) for x in hands[p]]} for p in range(n)],
+            "stack_top_first": [code(x) for x in range(1, 34) if x not in named]}
+
+
+def rearranged(state: PixmitState, hands: dict[int, list[int]]) -> PixmitState:
+    """A fresh deal with these hands instead, through its position (the same start
+    player and generator): see ``cards``."""
+    pos = state.position()
+    pos["state"].update(cards(state.num_players, hands))
+    return load(pos)
+
+
+def load(pos: dict[str, Any]) -> PixmitState:
+    state = load_position(pos)
+    assert isinstance(state, PixmitState)
+    return state

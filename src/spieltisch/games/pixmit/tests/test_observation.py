@@ -21,7 +21,7 @@ from spieltisch.core import get_spec
 from spieltisch.games.pixmit import cards as C
 from spieltisch.games.pixmit.observation import PixmitObserver
 from spieltisch.games.pixmit.state import PHASES, PixmitState
-from spieltisch.games.pixmit.tests.helpers import arrange
+from spieltisch.games.pixmit.tests.helpers import rearranged
 
 CONFIGS = [(2, "pro"), (2, "beginner"), (3, "pro"), (4, "pro"), (4, "beginner")]
 
@@ -44,7 +44,7 @@ def play(n: int, mode: str, games: int, seed: int) -> list[PixmitState]:
         s = game.new_state(seed=seed * 1000 + g)
         if g % 2:
             deal = SPECIAL_DEALS[g // 2 % 2]
-            arrange(s, {p: deal[(p + g // 4) % 4] for p in range(n)})
+            s = rearranged(s, {p: deal[(p + g // 4) % 4] for p in range(n)})
         while True:
             out.append(s.clone())
             if s.is_over():
@@ -225,7 +225,7 @@ def test_the_kept_blocks_follow_the_state(n):
     for g in range(6):
         s = game.new_state(seed=g)
         if g % 2:
-            arrange(s, {p: SPECIAL_DEALS[g // 2 % 2][p] for p in range(n)})
+            s = rearranged(s, {p: SPECIAL_DEALS[g // 2 % 2][p] for p in range(n)})
         while True:
             seats = [s.to_act()[0]] if s.to_act() else list(range(n))
             for seat in seats if rng.random() < 0.7 else range(n):

@@ -10,7 +10,18 @@ import pytest
 from spieltisch.core import IllegalAction
 from spieltisch.games.pixmit.actions import ActionSpace
 
-from .helpers import C_, A, B, act, arrange, deal_order, legal_texts, new_state, numbers
+from .helpers import (
+    C_,
+    A,
+    B,
+    act,
+    deal_order,
+    legal_texts,
+    load,
+    new_state,
+    numbers,
+    position,
+)
 
 
 def three_players():
@@ -86,9 +97,7 @@ def test_illegal_orders():
 
 def test_no_call_or_wissen_after_the_target():
     """A callable hand with Wissen: both are offered until the target is chosen."""
-    state = three_players()
-    arrange(state, {A: [15, 19, 26, 5, 20, 21], B: [3, 4], C_: [6]})
-    state._legal_cache = None
+    state = load(position(3, {A: [15, 19, 26, 5, 20, 21], B: [3, 4], C_: [6]}))
     assert {"call", "knowledge", "target 1", "target 2"} <= legal_texts(state, A)
     act(state, A, "target 2")
     # C holds one card: single offers only (k ≤ |hand(T)|)

@@ -13,13 +13,14 @@ from .helpers import (
     B,
     D,
     act,
-    arrange,
     deal_order,
     legal_texts,
+    load,
     mask,
     new_state,
     numbers,
     offer,
+    position,
     reach_round3,
 )
 
@@ -161,10 +162,7 @@ def test_s20_three_player_veto():
 
 
 def test_s21_two_players_veto_needs_two_cards():
-    deck = deal_order({A: [1, 2], B: [3, 4]}, [], 2, A)
-    state = new_state(deck, 2)
-    arrange(state, {A: [1, 2], B: [3]})
-    state._legal_cache = None
+    state = load(position(2, {A: [1, 2], B: [3]}))
     offer(state, A, 1, "01")
     act(state, A, "claim none")
     assert legal_texts(state, B) == {"accept"}
