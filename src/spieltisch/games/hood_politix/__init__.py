@@ -3,6 +3,7 @@ cards, in real time (2–8 players; see ``rules.md``)."""
 
 from ...core.game import GameSpec
 from ...core.options import Option
+from ...i18n import N_
 from .state import HoodPolitixGame, HoodPolitixState
 
 SPEC = GameSpec(
@@ -12,22 +13,25 @@ SPEC = GameSpec(
     max_players=8,
     default_players=4,
     options=(
-        Option("hand_size", int, 6, "cards per hand (the dealer's choice, 5–7)",
-               choices=(5, 6, 7)),
-        Option("min_rounds", int, 3, "rounds at least; then the unique lowest total wins",
-               minimum=1, maximum=50),
+        Option("hand_size", int, 6, N_("cards per hand (the dealer's choice, 5–7)"),
+               choices=(5, 6, 7), label=N_("Hand size")),
+        Option("min_rounds", int, 3, N_("rounds at least; then the unique lowest total wins"),
+               minimum=1, maximum=50, label=N_("Rounds")),
         Option("move_seconds", float, 3.0,
-               "the 3-second rule: seconds before a slow player may be called (0: off)",
-               minimum=0.0, maximum=3600.0),
+               N_("the 3-second rule: seconds before a slow player may be called (0: off)"),
+               minimum=0.0, maximum=3600.0, label=N_("Move timer (seconds)"),
+               value_labels={0.0: N_("off")}),
         Option("respekt_seconds", float, 30.0,
-               "Respekt pause: seconds before the player draws 2 more automatically",
-               minimum=1.0, maximum=3600.0),
+               N_("Respekt pause: seconds before the player draws 2 more automatically"),
+               minimum=1.0, maximum=3600.0, label=N_("Respekt pause (seconds)")),
         Option("politix_seconds", float, 60.0,
-               "Politix pause: seconds before it ends by itself", minimum=1.0, maximum=3600.0),
-        Option("politix_calls", int, 1, "Politix calls per player per round",
-               minimum=0, maximum=20),
-        Option("first_dealer", int, -1, "seat that deals round 1 (-1: a random seat)",
-               minimum=-1, maximum=7),
+               N_("Politix pause: seconds before it ends by itself"), minimum=1.0,
+               maximum=3600.0, label=N_("Politix pause (seconds)")),
+        Option("politix_calls", int, 1, N_("Politix calls per player per round"),
+               minimum=0, maximum=20, label=N_("Politix calls")),
+        Option("first_dealer", int, -1, N_("seat that deals round 1 (-1: a random seat)"),
+               minimum=-1, maximum=7, label=N_("First dealer"),
+               value_labels={-1: N_("a random seat")}),
     ),
     game_class=HoodPolitixGame,
     summary="Shed your cards by colour, number or function; stack Deuces and In Yo Face, "
