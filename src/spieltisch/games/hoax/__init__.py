@@ -2,6 +2,7 @@
 
 from ...core.game import GameSpec
 from ...core.options import Option
+from ...i18n import N_
 from .state import HoaxGame, HoaxState
 
 SPEC = GameSpec(
@@ -12,10 +13,12 @@ SPEC = GameSpec(
     default_players=6,
     options=(
         Option("first_player", int, -1,
-               "seat that starts round 1 (-1: a random seat)", minimum=-1, maximum=7),
+               N_("seat that starts round 1 (-1: a random seat)"), minimum=-1, maximum=7,
+               label=N_("Starting player"), value_labels={-1: N_("a random seat")}),
         Option("reaction_seconds", float, 4.0,
-               "how long a reaction window (doubt, protect, illegal, fine, forgive) stays "
-               "open without a reaction", minimum=0.0, maximum=600.0),
+               N_("how long a reaction window (doubt, protect, illegal, fine, forgive) stays "
+                  "open without a reaction"), minimum=0.0, maximum=600.0,
+               label=N_("Reaction time (seconds)")),
     ),
     game_class=HoaxGame,
     summary="Claim identities, gather trios, buy information and unmask the others; "
