@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.cards import Shuffler
 from ...core.game import CLOCK, ConfigError, Deadline, Event, Game, IllegalAction, Result, State
@@ -76,6 +76,9 @@ from .cards import (
     ActionTable,
     action_table,
 )
+
+if TYPE_CHECKING:
+    from ...core.position import Fields
 
 WIN_POINTS = 10
 
@@ -174,6 +177,12 @@ class HoaxGame(Game):
         events: list[Event] = []
         state._new_round(-1, events)
         return state
+
+    def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> HoaxState:
+        """A state from a position's ``"state"`` object (``position.py``)."""
+        from . import position
+
+        return position.read(self, fields, shuffler)
 
     def action_to_json(self, action: int) -> str:
         return self.table.text(action)
@@ -460,10 +469,11 @@ class HoaxState(State):
                     if tq >= 2:
                         out.append(st[4])
         if tr[a]:
+            # §3 BuyInfo: any k the buyer can pay; k is reduced on declaring (``_buy``),
+            # so only a seat with nothing left to show (k would be 0) is not offered
             for q in others:
-                k = min(tr[a], self._showable(q, a).bit_count())
-                if k:
-                    out.extend(T.buy[q][:k])
+                if self._showable(q, a):
+                    out.extend(T.buy[q][:tr[a]])
         out.extend(T.accuse_by_seats[others_mask])
         return out
 
@@ -512,6 +522,12 @@ class HoaxState(State):
                 return f"the {PHASE_NAMES[want]} step is not open now (now: {PHASE_NAMES[ph]})"
         if kind == K_TRIO:
             return "a trio needs one loose gold, wine and grain"
+        if kind == K_BUY and ph == P_DECLARE and seat == self.active:
+            q, k = T.p1[action], T.p2[action]
+            if k > self.trios[seat]:
+                return f"buying {k} identities costs {k} trios; you have {self.trios[seat]}"
+            if q != seat and self.in_round >> q & 1 and not self._showable(q, seat):
+                return f"seat {q} has no identity left to show you (§3: k would be 0)"
         if kind == K_COVER and self.phase == P_COVER and seat < self.n \
                 and _ident(self.card[seat]) == T.p1[action]:
             return "you must cover an identity that is not your own"
@@ -699,14 +715,21 @@ class HoaxState(State):
         if claim >= 0:
             self._claim(a, C_ACTION, -1, ev)
         elif kind == K_BUY:
-            q, k = T.p1[action], T.p2[action]
-            self.trios[a] -= k
-            for t in range(3):
-                self.bank[t] += k
-            self.show_q, self.show_k = q, k
-            self.phase = P_SHOW
+            self._buy(a, T.p1[action], T.p2[action], ev)
         else:  # K_ACCUSE
             self._accuse(a, T.p1[action], T.p2[action], ev)
+
+    def _buy(self, a: int, q: int, k: int, ev: list[Event]) -> None:
+        """§3 BuyInfo: k is reduced to the identities q may still show a before a pays;
+        a pays that many trios to the bank, and q must show that many."""
+        count = min(k, self._showable(q, a).bit_count())
+        self.trios[a] -= count
+        for t in range(3):
+            self.bank[t] += count
+        self.show_q, self.show_k = q, count
+        # public: the trios paid are public anyway, so the reduction is no secret
+        ev.append(Event("buy", a, {"from": q, "asked": k, "count": count}))
+        self.phase = P_SHOW
 
     def _accuse(self, a: int, q: int, x: int, ev: list[Event]) -> None:
         """§3 Accuse, §7.1: juist → q out, a +1; fout → a out, q +1 (cannot win)."""
@@ -1381,6 +1404,12 @@ class HoaxState(State):
                       "doubt": list(SEATS_OF[self.votes_yes])}
         v["move_number"] = self.move_number
         return v
+
+    def _position(self) -> dict[str, Any]:
+        """This state as a position's ``"state"`` object (``position.py``)."""
+        from . import position
+
+        return position.write(self)
 
     # ======================================================================= copies
     def clone(self) -> HoaxState:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from spieltisch.core import CLOCK, get_spec
+from typing import Any
+
+from spieltisch.core import CLOCK, get_spec, load_position
 from spieltisch.games.hoax.cards import CHIP_NAMES, IDENTITY_CODES, IDENTITY_NAMES
 from spieltisch.games.hoax.state import P_VOTE, WINDOWS, HoaxState
 
@@ -35,7 +37,7 @@ def new_state(identities: list[str], first: int = 0, covers: list[str] | None = 
     if covers == []:
         return state
     if covers is None:
-        covers = ["farmer" if own == "merchant" else "merchant" for own in identities]
+        covers = default_covers(identities)
     for s, x in enumerate(covers):
         act(state, s, f"cover {x}")
     for s in range(n):
@@ -63,15 +65,43 @@ def legal_texts(state: HoaxState, seat: int) -> set[str]:
     return {state.game.action_to_json(a) for a in state.legal_actions(seat)}
 
 
+def load(pos: dict[str, Any]) -> HoaxState:
+    state = load_position(pos)
+    assert isinstance(state, HoaxState)
+    return state
+
+
+def edited(state: HoaxState, seats: dict[int, dict[str, Any]]) -> HoaxState:
+    """``state``'s position, loaded, with fields of seats' records replaced: ``seats``
+    maps a seat to its changed fields (``{P1: {"trios": 2}}``)."""
+    pos = state.position()
+    for seat, changes in seats.items():
+        pos["state"]["seats"][seat].update(changes)
+    return load(pos)
+
+
 def set_chips(state: HoaxState, seat: int, gold: int = 0, wine: int = 0, grain: int = 0,
-              trios: int = 0) -> None:
-    """Test-only surgery: give ``seat`` exactly these chips, to or from the bank."""
-    state._to_bank(seat)
-    for t, k in enumerate((gold, wine, grain)):
-        state.loose[3 * seat + t] = k
-        state.bank[t] -= k + trios
-    state.trios[seat] = trios
-    assert min(state.bank) >= 0
+              trios: int = 0) -> HoaxState:
+    """``state`` with ``seat`` holding exactly these chips (the bank holds the rest)."""
+    return edited(state, {seat: {"loose": {"gold": gold, "wine": wine, "grain": grain},
+                                 "trios": trios}})
+
+
+def position(identities: list[str], covers: list[str] | None = None,
+             seats: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A hand-written position in phase declare, P1 to act, no chips: seat s holds
+    ``identities[s]`` (copies 1 then 2) and covered ``covers[s]`` (default: the Merchant,
+    the Farmer for a Merchant); ``seats`` adds fields to seats' records."""
+    records = [{"card": card, "start_cover": cover} for card, cover in
+               zip(deck_for(identities), covers or default_covers(identities), strict=True)]
+    for seat, changes in (seats or {}).items():
+        records[seat].update(changes)
+    state = {"round": 1, "turns": 1, "phase": "declare", "active": P1, "seats": records}
+    return {"game": "hoax", "players": len(identities), "version": 1, "state": state}
+
+
+def default_covers(identities: list[str]) -> list[str]:
+    return ["farmer" if own == "merchant" else "merchant" for own in identities]
 
 
 def chips(state: HoaxState, seat: int) -> dict[str, int]:

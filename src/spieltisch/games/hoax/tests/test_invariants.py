@@ -14,7 +14,7 @@ from spieltisch.games.hoax.cards import ALL_IDENTITIES
 from spieltisch.games.hoax.state import P_DECLARE, P_OVER, P_VOTE, HoaxState
 from spieltisch.runner import step
 
-from .conftest import P1, P2, P3, P4, P5, P6, act, close_all, new_state
+from .conftest import P1, P2, P3, P4, P5, P6, act, close_all, edited, new_state
 
 
 def check_invariants(s: HoaxState) -> None:
@@ -97,14 +97,11 @@ def test_pending_votes_are_hidden_and_resampled():
 def test_determinisation_respects_covers_shows_and_proofs():
     s = new_state(["baron", "monk", "judge", "merchant", "magician", "farmer"],
                   covers=["monk", "baron", "baron", "baron", "baron", "baron"])
-    s.trios[P1] = 2
-    s.bank = [b - 2 for b in s.bank]
+    s = edited(s, {P1: {"trios": 2}})
     act(s, P1, "buy 2 2")  # P3 (Judge) shows P1 two false identities
     act(s, P3, "show monk merchant")
     # a justified doubt on P4 as Thief; a wrong accusation of P5 as Farmer (by P2)
-    s.covered[P4] |= 1 << 5
-    s.doubt_cov[P4] |= 1 << 5
-    s.known_not[P5] |= 1 << 6
+    s = edited(s, {P4: {"doubt_covered": ["thief"]}, P5: {"proven_not": ["farmer"]}})
     seen = {p: set() for p in range(6)}
     for i in range(300):
         d = s.determinise(P1, random.Random(i))

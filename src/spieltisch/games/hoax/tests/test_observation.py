@@ -12,7 +12,7 @@ from spieltisch.core import get_spec
 from spieltisch.games.hoax.cards import CHIP_NAMES, CHIPS_PER_TYPE, IDENTITY_NAMES
 from spieltisch.games.hoax.observation import LOG_SLOTS, HoaxObserver
 
-from .conftest import P1, P2, P3, P4, P5, P6, act, new_state
+from .conftest import P1, P2, P3, P4, P5, P6, act, edited, new_state
 
 
 def random_states(n: int, games: int, seed: int = 0):
@@ -169,9 +169,8 @@ def test_a_doubted_claim_in_the_slots():
 def test_shown_identities_are_private():
     s = new_state(["baron", "monk", "judge", "merchant", "magician", "farmer"],
                   covers=["monk", "baron", "baron", "baron", "baron", "baron"])
+    s = edited(s, {P1: {"trios": 2}})
     obs = s.game.observer()
-    s.trios[P1] = 2
-    s.bank = [b - 2 for b in s.bank]
     act(s, P1, "buy 2 2")
     act(s, P3, "show monk merchant")
     assert obs.named(obs.observe(s, P1), "shown_to_me.") == {

@@ -28,8 +28,11 @@ from .conftest import (
     chips,
     close,
     close_all,
+    edited,
     legal_texts,
+    load,
     new_state,
+    position,
     set_chips,
     vote,
 )
@@ -100,9 +103,9 @@ def test_4_unjustified_doubt_reveals_scores_and_the_action_executes():
 
 def test_5_tax_trios_are_safe_and_a_protector_is_exempt():
     s = new_state(SIX)
-    set_chips(s, P2, wine=2)
-    set_chips(s, P3, trios=1)
-    set_chips(s, P4, wine=1)
+    s = set_chips(s, P2, wine=2)
+    s = set_chips(s, P3, trios=1)
+    s = set_chips(s, P4, wine=1)
     act(s, P1, "baron tax wine")
     close(s)  # nobody doubts the Baron
     assert sorted(s.out_of_turn()) == [P2, P4]  # protect window: loose wine only
@@ -117,8 +120,8 @@ def test_5_tax_trios_are_safe_and_a_protector_is_exempt():
 
 def test_6_thief_breaks_trios_and_cannot_be_protected_against():
     s = new_state(SIX)
-    set_chips(s, P1)
-    set_chips(s, P3, trios=2)
+    s = set_chips(s, P1)
+    s = set_chips(s, P3, trios=2)
     assert "thief steal 2 gold 2 2" in legal_texts(s, P1)
     act(s, P1, "thief steal 2 gold 2 2")
     close(s)  # no doubt; no protect window for a theft
@@ -129,8 +132,8 @@ def test_6_thief_breaks_trios_and_cannot_be_protected_against():
 
 def test_7_enchant_takes_all_loose_chips_not_trios():
     s = new_state(["magician", "monk", "judge", "merchant", "thief", "farmer"])
-    set_chips(s, P1)
-    set_chips(s, P2, gold=1, grain=2, trios=1)
+    s = set_chips(s, P1)
+    s = set_chips(s, P2, gold=1, grain=2, trios=1)
     act(s, P1, "magician enchant 1")
     close(s)  # no doubt
     assert s.out_of_turn() == (P2,)
@@ -142,7 +145,7 @@ def test_7_enchant_takes_all_loose_chips_not_trios():
 def _harvest_convicted(fine_type: str = "grain") -> object:
     """§8.8: P1 harvests to 3 loose grain; P2 declares it illegal, P3 fines."""
     s = new_state(["farmer", "baron", "judge", "monk", "thief", "merchant"])
-    set_chips(s, P1, grain=1)
+    s = set_chips(s, P1, grain=1)
     act(s, P1, "farmer harvest")
     close(s)  # no doubt
     assert chips(s, P1)["grain"] == 3
@@ -169,7 +172,7 @@ def test_8_fine_of_two_and_the_judge_passes_one_to_the_baron():
 
 def test_9_a_trio_built_at_once_is_safe_from_the_fine():
     s = new_state(["farmer", "baron", "judge", "monk", "thief", "merchant"])
-    set_chips(s, P1, gold=1, wine=1)
+    s = set_chips(s, P1, gold=1, wine=1)
     act(s, P1, "farmer harvest")
     close(s)
     act(s, P1, "trio")  # at once, out of turn, during the illegal window
@@ -213,10 +216,9 @@ def test_11_one_reaction_per_player_a_baron_cannot_fine():
 
 def test_12_buy_information():
     s = new_state(SIX, covers=["monk", "judge", "baron", "farmer", "thief", "merchant"])
-    set_chips(s, P1, trios=2)
+    s = set_chips(s, P1, trios=2)
     # P2 (true Monk, covered Judge) was doubted justly as Baron earlier this round
-    s.covered[P2] |= 1 << 0
-    s.doubt_cov[P2] |= 1 << 0
+    s = edited(s, {P2: {"doubt_covered": ["baron"]}})
     bank = list(s.bank)
     act(s, P1, "buy 1 2")
     assert s.phase == P_SHOW and s.to_act() == (P2,)
@@ -232,9 +234,45 @@ def test_12_buy_information():
     assert s._showable(P2, P1) == (1 << 3) | (1 << 4)
 
 
+def test_12b_buy_information_k_is_reduced_before_payment():
+    """§3 BuyInfo (issue 19): P1 `BuyInfo(P2, 3)` with 3 trios; P2 (true Monk) covered
+    the Judge at the start, was justly doubted as Baron and has shown P1 the Thief and the
+    Farmer → only the Merchant and the Magician are left: k is reduced to 2 before
+    payment, P1 pays 2 trios (6 chips) and keeps 1, both players see the reduction, and P2
+    shows exactly the Merchant and the Magician. Nothing left to show (k = 0) → illegal."""
+    s = load(position(SIX, covers=["monk", "judge", "baron", "farmer", "thief", "merchant"],
+                      seats={P1: {"trios": 3},
+                             P2: {"doubt_covered": ["baron"],
+                                  "shown_to": {"0": ["thief", "farmer"]}}}))
+    assert {t for t in legal_texts(s, P1) if t.startswith("buy 1 ")} == {
+        "buy 1 1", "buy 1 2", "buy 1 3"}
+    bank = list(s.bank)
+    events = s.apply(P1, s.game.action_from_json("buy 1 3"))
+    buy = next(e for e in events if e.kind == "buy")
+    for seat in (P1, P2):
+        assert buy.for_seat(seat) == {"kind": "buy", "seat": P1, "from": P2, "asked": 3,
+                                      "count": 2}
+        assert s.view(seat)["pending"]["show"] == {"by": P2, "to": P1, "count": 2}
+    assert s.trios[P1] == 1 and s.bank == [b + 2 for b in bank]  # 2 trios: 6 chips
+    assert s.phase == P_SHOW and legal_texts(s, P2) == {"show merchant magician"}
+    act(s, P2, "show merchant magician")
+    assert s.view(P1)["shown_to_me"] == {"1": ["merchant", "magician", "thief", "farmer"]}
+    # k = 0: P2 has nothing left to show P1
+    s = load(position(SIX, covers=["monk", "judge", "baron", "farmer", "thief", "merchant"],
+                      seats={P1: {"trios": 3},
+                             P2: {"doubt_covered": ["baron"], "shown_to": {
+                                 "0": ["merchant", "magician", "thief", "farmer"]}}}))
+    assert not {t for t in legal_texts(s, P1) if t.startswith("buy 1 ")}
+    assert "buy 2 3" in legal_texts(s, P1)
+    with pytest.raises(IllegalAction, match="seat 1 has no identity left to show you"):
+        act(s, P1, "buy 1 1")
+    with pytest.raises(IllegalAction, match="buying 4 identities costs 4 trios; you have 3"):
+        act(s, P1, "buy 2 4")
+
+
 def test_13_correct_accusation():
     s = new_state(["baron", "monk", "thief", "merchant", "magician", "farmer"])
-    set_chips(s, P3, wine=2, trios=1)
+    s = set_chips(s, P3, wine=2, trios=1)
     act(s, P1, "accuse 2 thief")
     assert not s.in_round >> P3 & 1
     assert chips(s, P3) == {"gold": 0, "wine": 0, "grain": 0, "trios": 0}
@@ -247,7 +285,7 @@ def test_13_correct_accusation():
 @pytest.mark.parametrize("before", [0, 9])
 def test_14_wrong_accusation(before):
     s = new_state(["baron", "monk", "judge", "merchant", "magician", "farmer"])
-    s.tp[P3] = before
+    s = edited(s, {P3: {"throne_points": before}})
     act(s, P1, "accuse 2 monk")
     assert not s.in_round & 1 and s.in_round >> P3 & 1
     assert s.tp[P1] == 0
@@ -286,7 +324,7 @@ def test_15b_final_justified_doubt_only_covers():
 @pytest.mark.parametrize("before", [0, 8])
 def test_16_final_won_by_a_correct_accusation(before):
     s = _final()
-    s.tp[P2] = before + 1
+    s = edited(s, {P2: {"throne_points": before + 1}})
     act(s, P1, "accuse 1 judge")
     assert s.tp[P1] == 1 + 4
     assert s.tp[P2] == (before + 2 if before == 0 else 9)
@@ -294,7 +332,7 @@ def test_16_final_won_by_a_correct_accusation(before):
 
 def test_17_ten_points_win_at_once_mid_round():
     s = new_state(["baron", "monk", "judge", "merchant", "magician", "farmer"])
-    s.tp[P1] = 8
+    s = edited(s, {P1: {"throne_points": 8}})
     act(s, P1, "baron takegold")
     vote(s, [P2, P3, P5], P1)
     assert s.over and s.winner == P1 and s.tp[P1] == 11
@@ -305,7 +343,7 @@ def test_17_ten_points_win_at_once_mid_round():
 
 def test_18_round_reset_after_the_final():
     s = _final(later=[["farmer", "farmer", "baron", "merchant"]])
-    set_chips(s, P1, gold=3, trios=1)
+    s = set_chips(s, P1, gold=3, trios=1)
     act(s, P1, "accuse 1 judge")
     assert s.round_no == 2 and s.phase == P_COVER and s.active == P1
     assert s.last_reveal == [0, 2, 5, 1]
