@@ -11,7 +11,7 @@ opponent's card on the very next own turn while holding the breakaway scores a
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.cards import Shuffler
 from ...core.game import (
@@ -40,8 +40,16 @@ from .cards import (
     cards_in,
 )
 
+if TYPE_CHECKING:
+    from ...core.position import Fields
+
 #: No breakaway holder (``HockeyState.breakaway``).
 NOBODY = -1
+
+
+def schedule_of(period: int) -> tuple[int, ...]:
+    """Cards each per deal in ``period`` (§2): 5, 5, 5, 5, 6; in overtime 4 ×5, then 6."""
+    return REGULAR_DEALS if period <= REGULAR_PERIODS else OVERTIME_DEALS
 
 
 class HockeyGame(Game):
@@ -83,6 +91,12 @@ class HockeyGame(Game):
 
     def describe_action(self, action: int) -> str:
         return f"play {SYMBOLS[action]}"
+
+    def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> HockeyState:
+        """A state from a position's ``"state"`` object (``position.py``)."""
+        from .position import read  # (it imports this module)
+
+        return read(self, fields, shuffler)
 
     def render_view(self, view: dict[str, Json]) -> str:
         from .render import render
@@ -146,7 +160,7 @@ class HockeyState(State):
         are emptied"; the non-dealer makes the first play of the period."""
         self.period = period
         self.dealer = dealer
-        self.schedule = REGULAR_DEALS if period <= REGULAR_PERIODS else OVERTIME_DEALS
+        self.schedule = schedule_of(period)
         self.deck = self.shuffler.shuffled(FULL_DECK)
         self.dealt = 0
         self.deal = 0
@@ -297,6 +311,11 @@ class HockeyState(State):
         w = self.winner
         return Result(scores=(float(self.goals[0]), float(self.goals[1])),
                       ranks=(1, 2) if w == 0 else (2, 1), winner=w)
+
+    def _position(self) -> dict[str, Json]:
+        from .position import write  # (it imports this module)
+
+        return write(self)
 
     # -- information ------------------------------------------------------------------------
     def _public(self) -> dict[str, Json]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from operator import getitem
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.cards import Shuffler, cards_of, deal_masks
 from ...core.game import Event, Game, IllegalAction, Result, State
@@ -34,6 +34,9 @@ from .cards import (
     codes,
 )
 
+if TYPE_CHECKING:
+    from ...core.position import Fields
+
 START_POINTS = 50
 PLAY, EXCHANGE, OVER = "play", "exchange", "over"
 #: Codes of each play action's cards (event text without a per-play lookup; hot in search).
@@ -57,6 +60,15 @@ def role_points(num_players: int) -> list[int]:
 def role_names(num_players: int) -> list[str]:
     return ["president", "prime_minister"] + ["citizen"] * (num_players - 4) + [
         "peasant", "beggar"]
+
+
+def exchange_steps(order: list[int]) -> list[list[int]]:
+    """The exchange the previous round's finishing ``order`` gives (§2.4), as steps
+    [giver, receiver, count, automatic]: Beggar → President 2 (automatic), President →
+    Beggar 2, Peasant → Prime Minister 1 (automatic), Prime Minister → Peasant 1."""
+    president, pm, peasant, beggar = order[0], order[1], order[-2], order[-1]
+    return [[beggar, president, 2, 1], [president, beggar, 2, 0],
+            [peasant, pm, 1, 1], [pm, peasant, 1, 0]]
 
 
 class PresidentGame(Game):
@@ -112,6 +124,12 @@ class PresidentGame(Game):
                     + " ".join(args))
             return action
         raise IllegalAction(f"not an action: {obj!r} (try 'play 7H 7S', 'pass', 'give QS')")
+
+    def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> PresidentState:
+        """A state from a position's ``"state"`` object (``position.py``)."""
+        from .position import read  # (it imports this module)
+
+        return read(self, fields, shuffler)
 
     def render_view(self, view: dict[str, Any]) -> str:
         from .render import render
@@ -189,11 +207,8 @@ class PresidentState(State):
                                            "hand_sizes": [h.bit_count() for h in hands]},
                             {s: {"hand": codes(hands[s])} for s in range(n)}))
         if self.last_order:
-            o = self.last_order
-            president, pm, peasant, beggar = o[0], o[1], o[-2], o[-1]
             self.phase = EXCHANGE
-            self.exchange = [[beggar, president, 2, 1], [president, beggar, 2, 0],
-                             [peasant, pm, 1, 1], [pm, peasant, 1, 0]]
+            self.exchange = exchange_steps(self.last_order)
             self._run_automatic_gives(events)
         else:
             self.phase = PLAY
@@ -464,6 +479,11 @@ class PresidentState(State):
             total += h.bit_count()
         out = held | self.played
         return {"cards": total + self.played.bit_count(), "distinct": out.bit_count()}
+
+    def _position(self) -> dict[str, Any]:
+        from .position import write  # (it imports this module)
+
+        return write(self)
 
     # -- information --------------------------------------------------------------------
     def _public(self) -> dict[str, Any]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from spieltisch.core import get_spec
+from spieltisch.core import get_spec, load_position
 from spieltisch.games.president import cards as C
 from spieltisch.games.president.state import PresidentState
 
@@ -46,18 +48,24 @@ def legal_texts(state: PresidentState, seat: int) -> set[str]:
     return {state.game.action_to_json(a) for a in state.legal_actions(seat)}
 
 
-def arrange(state: PresidentState, hands: dict[int, list[str]]) -> None:
-    """Test-only surgery: give seats exactly these hands mid-round; other cards count as played.
+def arrange(state: PresidentState, hands: dict[int, list[str]], **fields: Any
+            ) -> PresidentState:
+    """``state`` again through its position (``docs/positions.md``), the seats holding
+    exactly ``hands`` (every other card counts as played) and the other ``fields`` of the
+    position's ``"state"`` replaced (``to_move=2``, ``revolution=True``).
 
     Used for end-of-round scenarios that would otherwise need dozens of scripted piles.
     """
-    all_named = 0
-    for s in range(state.num_players):
-        mask = sum(1 << state.game.card_id(c) for c in hands.get(s, []))
-        state.hands[s] = mask
-        all_named |= mask
-    state.played = ((1 << 54) - 1) & ~all_named
-    state.__dict__.pop("_legal_cache", None)  # the surgery bypassed apply()
+    pos = state.position()
+    body = pos["state"]
+    for s, seat in enumerate(body["seats"]):
+        seat["hand"] = list(hands.get(s, []))
+    named = {c for h in hands.values() for c in h}
+    body["played"] = [c for c in C.CARD_CODES if c not in named]
+    body.update(fields)
+    loaded = load_position(pos)
+    assert isinstance(loaded, PresidentState)
+    return loaded
 
 
 @pytest.fixture

@@ -11,19 +11,19 @@ from .conftest import C_, A, B, D, arrange, new_state
 
 
 def test_finished_seats_keep_their_place_others_ordered_by_plays_needed():
-    s = new_state({})
-    s.finished = [C_]  # C went out first: President (+5)
+    # C went out first: President (+5).
     # Loads (2.5 - strength / 4 per rank held): A, one 2 (the strongest natural rank):
     # -0.5; B, 3s and 4s: 2.5 + 2.25; D, a pair of Kings: 0.
-    arrange(s, {A: ["2H"], B: ["3C", "3D", "4H"], D: ["KC", "KD"]})
+    s = arrange(new_state({}), {A: ["2H"], B: ["3C", "3D", "4H"], D: ["KC", "KD"]},
+                finished=[C_])
     mean = sum(role_points(4)) / 4  # (5 + 0 - 10 - 15) / 4 = -5
     assert s.estimate() == [50 + 0 - mean, 50 - 15 - mean, 50 + 5 - mean, 50 - 10 - mean]
 
 
 def test_a_revolution_turns_the_weights_round_and_equal_loads_share_points():
-    s = new_state({})
-    arrange(s, {A: ["2H"], B: ["3C"], C_: ["2S"], D: ["5C", "6C"]})
-    s.rev = True  # 3 is now the strongest rank, 2 the weakest
+    # a revolution: 3 is now the strongest rank, 2 the weakest
+    s = arrange(new_state({}), {A: ["2H"], B: ["3C"], C_: ["2S"], D: ["5C", "6C"]},
+                revolution=True)
     # B (3: -0.5) first, D (5, 6: 0 + 0.25) next, A and C (2: 2.5) share 3rd/4th.
     assert s.estimate() == [50 - 12.5 + 5, 50 + 5 + 5, 50 - 12.5 + 5, 50 + 0 + 5]
 

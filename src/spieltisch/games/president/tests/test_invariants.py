@@ -45,7 +45,7 @@ def test_determinisation_keeps_given_cards_with_their_receiver():
 
     round2 = deal_order({B: ["JK1", "2S", "2H", "AC"], 3: ["KC", "KD", "QC"]}, 4, B)
     s = new_state({}, later=[round2])
-    play_round_c_a_d_b(s)                   # C President, A PM, D Peasant, B Beggar
+    s = play_round_c_a_d_b(s)               # C President, A PM, D Peasant, B Beggar
     lowest = s.view(C)["hand"][0]
     act(s, C, "give JK1")
     act(s, C, f"give {lowest}")

@@ -160,8 +160,7 @@ def test_12_permanent_pass():
 
 
 def test_13_leader_out_pile_passes_to_next_with_cards():
-    s = new_state({})
-    arrange(s, {A: ["QC"], B: ["3C", "4C"], C: ["3D", "4D"], D: ["3H", "4H"]})
+    s = arrange(new_state({}), {A: ["QC"], B: ["3C", "4C"], C: ["3D", "4D"], D: ["3H", "4H"]})
     act(s, A, "play QC")
     assert s.finished == [A]
     for seat in (B, C, D):
@@ -170,8 +169,7 @@ def test_13_leader_out_pile_passes_to_next_with_cards():
 
 
 def test_14_after_the_leader_goes_out_the_last_player_leads():
-    s = new_state({})
-    arrange(s, {A: ["QC"], B: ["KC", "4C"], C: ["3D", "4D"], D: ["3H", "4H"]})
+    s = arrange(new_state({}), {A: ["QC"], B: ["KC", "4C"], C: ["3D", "4D"], D: ["3H", "4H"]})
     act(s, A, "play QC")
     act(s, B, "play KC")
     act(s, C, "pass")
@@ -195,16 +193,16 @@ def test_16_leader_cannot_pass():
 
 
 def play_round_c_a_d_b(s):
-    """Arrange the cards so that C, A and D go out in that order and B is left (§4, §5).
+    """Arrange the cards so that C, A and D go out in that order and B is left (§4, §5);
+    returns the state after the round (a new object: the cards are arranged through the
+    state's position).
 
-    Any exchange of the round is completed first (first legal gives).
+    Any exchange of the round is completed first (first legal gives); C leads.
     """
     while s.phase == "exchange":
         seat = s.to_act()[0]
         s.apply(seat, s.legal_actions(seat)[0])
-    arrange(s, {A: ["KC"], B: ["3C", "3D"], C: ["AC"], D: ["5C", "6C"]})
-    s._new_pile(C)
-    s.__dict__.pop("_legal_cache", None)
+    s = arrange(s, {A: ["KC"], B: ["3C", "3D"], C: ["AC"], D: ["5C", "6C"]}, to_move=C)
     act(s, C, "play AC")           # C goes out first
     for seat in (D, A, B):
         act(s, seat, "pass")
@@ -216,6 +214,7 @@ def play_round_c_a_d_b(s):
     assert s.to_move == B          # A is out: B is first clockwise with cards
     act(s, B, "play 3C")
     act(s, D, "play 6C")           # D goes out third; B still holds 3D
+    return s
 
 
 def test_17_beggar_and_peasant_give_their_highest_cards():
@@ -223,7 +222,7 @@ def test_17_beggar_and_peasant_give_their_highest_cards():
 
     round2 = deal_order({B: ["JK1", "2S", "2H", "AC"], D: ["KC", "KD", "QC"]}, 4, B)
     s = new_state({}, later=[round2])
-    play_round_c_a_d_b(s)
+    s = play_round_c_a_d_b(s)
     assert s.last_order == [C, A, D, B] and s.round == 2
     assert s.view(C)["received"] == ["2S", "JK1"]      # the Beggar's 2 highest
     assert s.to_act() == (C,)                          # the President returns 2 of his choice
@@ -240,7 +239,7 @@ def test_17_beggar_and_peasant_give_their_highest_cards():
 
 def test_18_roles_points_and_next_leader():
     s = new_state({})
-    play_round_c_a_d_b(s)
+    s = play_round_c_a_d_b(s)
     assert s.last_order == [C, A, D, B]
     assert s.scores == [50 + 0, 50 - 15, 50 + 5, 50 - 10]
     assert s.round == 2 and s.exchange[0][:2] == [C, B]  # B (Beggar) handed over to C
@@ -255,7 +254,7 @@ def test_20_the_game_ends_after_the_round_that_reaches_zero():
     history = []
     for _ in range(4):
         assert not s.is_over()
-        play_round_c_a_d_b(s)
+        s = play_round_c_a_d_b(s)
         history.append(s.scores[B])
     assert history == [35, 20, 5, -10]
     assert s.is_over() and s.round == 4
