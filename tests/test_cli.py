@@ -275,7 +275,8 @@ def test_replay_narrates_one_line_per_event(tmp_path):
     path, state, out = _replay_file(tmp_path)
     game = state.game
     replayed = Replay.load(path)
-    events = []
+    events = list(replayed.new_state().opening)
+    assert events, "the deal is told first"
     replayed.run(on_action=lambda s, a, evs: events.extend(evs))
     r = run("replay", str(path), "--narrate", "--lang", "de")
     assert r.exit_code == 0, r.output

@@ -159,7 +159,7 @@ def play(
         from .realtime import play_realtime, uses_realtime
 
         if uses_realtime(g):
-            play_realtime(g, seat, bots, run_seed, save, say)
+            play_realtime(g, seat, bots, run_seed, save, say, start=start)
             return
         # --- end of the real-time hook ---
         play_terminal(g, seat, bots, run_seed, save, console, lang=language,
@@ -320,6 +320,8 @@ def replay(
             for e in events:
                 say(game.narrator().tell(e.for_seat(seat), told))
 
+        if narrate:
+            tell(-1, -1, list(rep.new_state().opening))
         state = rep.verify(on_action=tell if narrate else None)
     except ReplayError as e:
         fail(str(e), 1)

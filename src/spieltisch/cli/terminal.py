@@ -169,6 +169,9 @@ def play_terminal(game: Game, seat: int, bot_specs: str, seed: int, save: Path |
                      "Type 'help' for help."),
                   game=game.spec.title, player=names[seat], seat=seat, seed=seed))
 
+    for e in state.opening:
+        say(table.event(e))
+
     def on_event(actor: int, action: int, events: list[Event]) -> None:
         replay.record(game, actor, action)
         for e in events:

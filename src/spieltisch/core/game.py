@@ -286,6 +286,10 @@ class State(ABC):
     shuffler: Shuffler
     #: Number of actions applied so far (also the clock for ``Deadline.since``).
     move_number: int
+    #: The events of the deal before the first action (the hands dealt, who starts), which
+    #: runners tell before the first move; empty for a state loaded from a position.
+    #: A class-level empty tuple by default: games set it on a fresh deal only.
+    opening: Sequence[Event] = ()
     #: False on a search copy (``Observation.sample_state``): nobody reads the events
     #: ``apply`` returns there, so a game may skip building them on its hot paths.
     record_events: bool = True

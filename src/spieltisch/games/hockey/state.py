@@ -153,6 +153,8 @@ class HockeyState(State):
         s = cls(game)
         s.shuffler = shuffler
         s._start_period(1, shuffler.seat(game.first_dealer, 2))
+        s.opening = (Event("period", None, {"period": 1, "dealer": s.dealer, "overtime": False}),
+                     s._deal_event())
         return s
 
     def _start_period(self, period: int, dealer: int) -> None:

@@ -184,7 +184,9 @@ class PresidentState(State):
     def deal_first(cls, game: PresidentGame, shuffler: Shuffler) -> PresidentState:
         s = cls(game, shuffler)
         leader = shuffler.seat(game.first_leader, game.num_players)
-        s._start_round(leader, [])
+        opening: list[Event] = []
+        s._start_round(leader, opening)
+        s.opening = opening
         return s
 
     def _start_round(self, leader: int, events: list[Event]) -> None:
