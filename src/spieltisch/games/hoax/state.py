@@ -176,6 +176,7 @@ class HoaxGame(Game):
         state = HoaxState(self, shuffler)
         events: list[Event] = []
         state._new_round(-1, events)
+        state.opening = events
         return state
 
     def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> HoaxState:
@@ -1491,10 +1492,17 @@ class HoaxState(State):
                 base = ALL_IDENTITIES & ~(1 << _ident(s.card[q])) \
                     & ~(1 << sc if sc >= 0 else 0)
                 free = base & ~self.doubt_cov[q]
-                if free.bit_count() < k:
-                    free = base
+                # §3 BuyInfo: shows may repeat doubt covers (shown before the doubt): as few
+                # as fit, and as many as leave q the show_k it owes this turn's buyer
+                owed = self.show_k if self.phase == P_SHOW and q == self.show_q \
+                    and a == self.active else 0
+                again = max(0, k + owed - free.bit_count())
                 ids = [x for x in range(NUM_IDENTITIES) if free >> x & 1]
-                s.shown[q * n + a] = sum(1 << x for x in rng.sample(ids, k))
+                m = sum(1 << x for x in rng.sample(ids, k - again))
+                if again:
+                    covs = [x for x in range(NUM_IDENTITIES) if self.doubt_cov[q] >> x & 1]
+                    m |= sum(1 << x for x in rng.sample(covs, again))
+                s.shown[q * n + a] = m
         # votes cast by others in a running vote
         if self.phase == P_VOTE:
             yes = self.votes_yes & ((1 << seat) | (1 << self.opener))
