@@ -18,6 +18,7 @@ from rich.text import Text
 from ..core.game import ConfigError, Event, SpieltischError, State
 from ..core.registry import game_names, get_spec, load_position
 from ..i18n import language_from_env, parse_language, translator
+from .args import GameArg
 
 app = typer.Typer(
     help="spieltisch: play, simulate and replay President, Hockey, Pixmit, Hood Politix "
@@ -77,7 +78,6 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
-GameArg = Annotated[str, typer.Argument(help="the game: " + ", ".join(game_names()))]
 LangOpt = Annotated[str | None, typer.Option(
     "--lang", help="language: en, de or nl (default: from LANG)")]
 OptionOpt = Annotated[list[str] | None, typer.Option(
@@ -283,7 +283,7 @@ def print_summary(summary: dict[str, Any]) -> None:
 
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="a replay file (JSON)")],
+    file: Annotated[Path, typer.Argument(help="a replay file (JSON)", metavar="FILE")],
     as_json: Annotated[bool, typer.Option("--json", help="print the final full view and "
                                                          "result as JSON")] = False,
     narrate: Annotated[bool, typer.Option(
@@ -356,6 +356,9 @@ _register_serve(app)
 from .tournament import register as _register_tournament  # noqa: E402
 
 _register_tournament(app)
+from .lab import register as _register_lab  # noqa: E402
+
+_register_lab(app)
 
 
 def main() -> None:  # pragma: no cover

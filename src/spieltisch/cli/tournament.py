@@ -12,10 +12,11 @@ from rich.table import Table
 
 from ..core.game import SpieltischError
 from ..core.registry import get_spec
+from .args import GameArg
 
 
 def tournament(
-    game: Annotated[str, typer.Argument(help="president, hockey, pixmit, hood_politix or hoax")],
+    game: GameArg,
     bots: Annotated[str, typer.Option(help="the competing bots, comma-separated bot specs "
                                            "name[:budget[:key=value...]], e.g. "
                                            "random,heuristic,ismcts:200")]
