@@ -21,6 +21,13 @@ if TYPE_CHECKING:
     from .core.game import Game
 
 
+#: First names for bot seats, in the order they are given out (never a human's name at
+#: the same table; the server and the terminal both use them). Twelve: a table has at
+#: most eight seats.
+BOT_NAMES = ("Anna", "Ben", "Clara", "David", "Emma", "Finn", "Greta", "Hugo", "Ida", "Jonas",
+             "Lena", "Milan")
+
+
 class Narrator:
     """Tells a game's events; games subclass it and override ``tell``."""
 

@@ -16,6 +16,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from spieltisch.core import get_spec
+from spieltisch.narration import narrate
 from spieltisch.server.loopback import LoopbackServer
 
 TIMEOUT = 60.0  # generous: the machine is shared and loaded
@@ -77,8 +78,10 @@ class Client:
 
     @classmethod
     async def open(cls, ws_base: str, code: str, token: str | None = None,
-                   hello: bool = True) -> Client:
-        ws = await connect(f"{ws_base}/ws/{code}", open_timeout=TIMEOUT, max_size=1 << 24)
+                   hello: bool = True, lang: str | None = None) -> Client:
+        query = f"?lang={lang}" if lang is not None else ""
+        ws = await connect(f"{ws_base}/ws/{code}{query}", open_timeout=TIMEOUT,
+                           max_size=1 << 24)
         c = cls(ws)
         if hello:
             await c.send({"type": "hello", "token": token})
@@ -197,9 +200,52 @@ def assert_no_leak(replay: dict[str, Any], seat: int, messages: list[dict[str, A
             hidden = (secret[i][seat] & secret[i + 1][seat]) - told[i][seat]
         else:  # a snapshot of the state after ``index`` actions
             hidden = secret[i][seat]
-        # the seat's own legal actions are checked by the engine's leak test (they are
-        # unchanged by determinisation); claims such as "claim 14" name any card
-        leaked = tokens({k: v for k, v in msg.items() if k != "legal"}) & codes & hidden
+        # the seat's own legal actions (and their labels) are checked by the engine's leak
+        # test (they are unchanged by determinisation); claims such as "claim 14" name any
+        # card. Log lines are words ("Runde 10"), checked by ``expected_log`` instead.
+        leaked = tokens({k: v for k, v in msg.items()
+                         if k not in ("legal", "labels", "log")}) & codes & hidden
         assert not leaked, f"seat {seat} was told {sorted(leaked)} in {msg}"
         checked += 1
+    return checked
+
+
+def expected_log(replay: dict[str, Any], seat: int | None, names: list[str],
+                 lang: str) -> dict[int, list[str]]:
+    """Per action index (-1: the opening deal) the log lines ``seat`` should read: the
+    game's narration of ``event.for_seat(seat)``, worked out here from the replay."""
+    game = get_spec(replay["game"]).configure(replay["players"], replay["options"])
+    state = game.new_state(seed=replay["seed"])
+
+    def told(events: Any) -> list[str]:
+        lines = [narrate(game, e.for_seat(seat), names, lang, seat) for e in events]
+        return [line for line in lines if line]  # the server sends no empty line
+
+    out = {-1: told(state.opening)}
+    for i, (actor, text) in enumerate(replay["actions"]):
+        out[i] = told(state.apply(actor, game.action_from_json(text)))
+    return out
+
+
+def check_logs(replay: dict[str, Any], seat: int | None, messages: list[dict[str, Any]],
+               lang: str = "en") -> int:
+    """Every log a connection got is the narration of what ``seat`` saw: an update's lines
+    are its action's, a snapshot's the whole history up to it. Returns the lines checked."""
+    names = next(m["names"] for m in messages
+                 if m["type"] in ("welcome", "start", "state") and m["status"] != "waiting")
+    expected = expected_log(replay, seat, names, lang)
+    checked = 0
+    for msg in messages:
+        if "log" not in msg:
+            continue
+        texts = [line["text"] for line in msg["log"]]
+        if msg.get("status") == "waiting":  # not started: nothing has happened yet
+            assert texts == [], msg
+        elif msg["type"] == "update":
+            assert texts == expected[msg["index"]], msg
+            assert all(line["index"] == msg["index"] for line in msg["log"])
+        else:
+            wanted = [(i, t) for i in range(-1, msg["index"]) for t in expected[i]]
+            assert [(line["index"], line["text"]) for line in msg["log"]] == wanted, msg
+        checked += len(texts)
     return checked

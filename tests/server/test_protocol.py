@@ -76,6 +76,46 @@ def test_bad_messages_leave_connection_and_game_untouched(server: ServerThread) 
     asyncio.run(run())
 
 
+def test_binary_frames_are_read_as_utf8_text_within_the_size_limit(server: ServerThread
+                                                                   ) -> None:
+    """A binary frame is a message in UTF-8: up to ``max_message_bytes`` (1024 here) it is
+    read as text, one byte more is refused, and bytes that are not UTF-8 are refused."""
+    code, joins = two_seat_table(server)
+
+    def state_request(size: int) -> bytes:
+        """A ``state`` request of exactly ``size`` bytes (two-byte characters in it)."""
+        head = b'{"type": "state", "pad": "'
+        fill = size - len(head) - 2
+        return head + "é".encode() * (fill // 2) + b"x" * (fill % 2) + b'"}'
+
+    async def run() -> None:
+        clients = await connect_all(server, code, joins)
+        c = clients[0]
+        await c.ws.send(state_request(1024))
+        before = await c.until(lambda m: m["type"] in ("state", "error"))
+        assert before["type"] == "state" and before["seat"] == 0
+        await c.ws.send(state_request(1025))
+        reply = await c.until(lambda m: m["type"] in ("state", "error"))
+        assert (reply["code"], reply["message"]) == ("too_large",
+                                                     "Messages are limited to 1024 bytes.")
+        for bad in (b"\xff\xfe", b'{"type": "state"}\xc3', "é".encode("latin-1")):
+            await c.ws.send(bad)
+            reply = await c.until(lambda m: m["type"] in ("state", "error"))
+            assert (reply["code"], reply["message"]) == (
+                "malformed", "Binary messages must be UTF-8 JSON."), bad
+        await c.ws.send(b"[1, 2]")  # UTF-8, but not a message
+        reply = await c.until(lambda m: m["type"] in ("state", "error"))
+        assert reply["code"] == "malformed"
+        await c.ws.send(b'{"type": "state"}')
+        after = await c.until(lambda m: m["type"] in ("state", "error"))
+        assert after["type"] == "state"
+        assert view_of(after) == view_of(before) and after["index"] == before["index"] == 0
+        for cl in clients:
+            await cl.close()
+
+    asyncio.run(run())
+
+
 def test_illegal_action_gets_engine_reason_and_idempotent_ids(server: ServerThread) -> None:
     code, joins = two_seat_table(server)
 
@@ -91,9 +131,16 @@ def test_illegal_action_gets_engine_reason_and_idempotent_ids(server: ServerThre
         await other.send({"type": "action", "id": "x1", "action": legal_any})
         e = await other.until(lambda m: m["type"] in ("error", "ack"))
         assert e["type"] == "error" and e["code"] == "illegal_action" and e["id"] == "x1"
-        assert "may not act" in e["message"] or e["message"]
-        # the same message id twice: applied once, the second reply repeats the ack
+        # acting out of turn is told in the player's words (and language), not the
+        # engine's ("it is seat 2's turn, not seat 0's"); other reasons pass unchanged
+        assert e["message"] == "It is not your turn."
+        # the leader (seat 2 of this deal) may not pass: President's own reason
         me = clients[seat]
+        await me.send({"type": "action", "id": "x2", "action": "pass"})
+        e = await me.until(lambda m: m["type"] in ("error", "ack"))
+        assert (e["type"], e["code"], e["id"]) == ("error", "illegal_action", "x2")
+        assert e["message"] == "the leader must play; passing is not allowed when leading"
+        # the same message id twice: applied once, the second reply repeats the ack
         await me.send({"type": "action", "id": "dup", "action": legal_any})
         await me.send({"type": "action", "id": "dup", "action": legal_any})
         a1 = await me.until(lambda m: m["type"] in ("ack", "error"))

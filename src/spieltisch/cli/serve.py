@@ -31,6 +31,9 @@ def serve(
         help="sustained WebSocket messages per second per connection")] = 20.0,
     max_tables_per_client: Annotated[int, typer.Option(
         help="unfinished tables one client address may create")] = 20,
+    waiting_expiry: Annotated[float, typer.Option(
+        help="minutes a waiting table may go without anybody joining before it expires "
+             "(0: never)", min=0)] = 30.0,
     ws_deflate: Annotated[bool, typer.Option(
         help="offer WebSocket compression (permessage-deflate): less bandwidth, but "
              "about a quarter more server CPU per action and more memory per "
@@ -55,7 +58,8 @@ def serve(
                           bot_delay=bot_delay, move_clock=move_clock,
                           messages_per_second=messages_per_second,
                           message_burst=max(60, int(messages_per_second * 3)),
-                          max_tables_per_client=max_tables_per_client)
+                          max_tables_per_client=max_tables_per_client,
+                          waiting_expiry=waiting_expiry)
     url = config.resolved_db_url()
     config.db_url = url
     problem = _check_database(url)

@@ -26,13 +26,9 @@ class Quit(Exception):
     """The human asked to stop."""
 
 
-#: First names for the bots at a terminal table (the human's seat takes the player's name).
-BOT_NAMES = ("Anna", "Ben", "Clara", "David", "Emma", "Finn", "Greta", "Hugo")
-
-
 def seat_names(n: int, human: int | None, player: str) -> list[str]:
     """The names shown for each seat: the player's own name and first names for the bots."""
-    bots = (name for name in BOT_NAMES if name != player)
+    bots = (name for name in narration.BOT_NAMES if name.casefold() != player.casefold())
     return [player if s == human else next(bots) for s in range(n)]
 
 

@@ -5,6 +5,7 @@ See ``docs/server.md`` for the protocol.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -20,12 +21,15 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..bots import available_bots, make_bot
+from ..bots import available_bots, levels
 from ..core.game import SpieltischError
+from ..core.options import Option
 from ..core.registry import game_names, get_spec
+from ..i18n import N_, Translator, language_from_accept, translator
 from .config import ServerConfig
 from .store import SeatRow, Store, TableRow
 from .table import Conn, TableRuntime, err, hash_token
+from .texts import language, seat_names, server_tr
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 MAX_BODY = 16_384
@@ -43,11 +47,14 @@ class Lobby:
     accumulate finished games. Those are rebuilt from the log on demand (``get``).
     """
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, clock: Callable[[], float] = time.time) -> None:
         self.config = config
+        #: Wall-clock seconds for waiting tables' expiry (tests pass their own clock).
+        self.clock = clock
         self.store = Store(config.resolved_db_url(), config.table_prefix)
         self.tables: dict[str, TableRuntime] = {}
         self._finished: OrderedDict[str, TableRuntime] = OrderedDict()
+        self._sweeper: asyncio.Task[None] | None = None
 
     def _runtime(self, row: TableRow) -> TableRuntime:
         return TableRuntime(row, self.store, self.config, on_over=self._evict)
@@ -69,15 +76,51 @@ class Lobby:
                 continue
             if rt.status == "over":  # stopped between its last action and marking the end
                 continue
+            rt.waiting_since = self.clock()  # a restart gives waiting tables a fresh period
             self.tables[row.code] = rt
             rt.activate()
             n += 1
         return n
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for rt in list(self.tables.values()):
             await rt.close()
         self.store.close()
+
+    def start_sweeper(self) -> None:
+        """Look for expired waiting tables every so often (a tenth of the expiry, at most
+        once a minute); nothing to do when ``waiting_expiry`` is 0."""
+        limit = self.config.waiting_expiry * 60
+        if limit > 0 and self._sweeper is None:
+            every = min(60.0, max(0.05, limit / 10))
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep(every))
+
+    async def _sweep(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.expire_waiting()
+            except Exception:  # one failing sweep (a database hiccup) must not end them
+                logging.getLogger("spieltisch.server").exception("expiring tables failed")
+
+    async def expire_waiting(self) -> list[str]:
+        """Expire every waiting table nobody joined for ``waiting_expiry`` minutes (since
+        its creation or its latest join); the codes expired."""
+        limit = self.config.waiting_expiry * 60
+        if limit <= 0:
+            return []
+        now = self.clock()
+        gone = []
+        for rt in list(self.tables.values()):
+            if rt.status == "waiting" and now - rt.waiting_since >= limit \
+                    and await rt.expire_waiting():
+                self._evict(rt)
+                gone.append(rt.code)
+        return gone
 
     def get(self, code: str) -> TableRuntime | None:
         code = code.upper()
@@ -89,10 +132,11 @@ class Lobby:
         row = self.store.load_table(code)
         if row is None:
             return None
-        # a finished table (not kept live): rebuild it read-only for status and replay
+        # a finished or expired table (not kept live): rebuilt read-only for status and
+        # replay
         rt = TableRuntime(row, self.store, self.config)
         rt.rebuild()
-        if rt.status == "over":
+        if rt.status in ("over", "expired"):
             self._finished[code] = rt
             while len(self._finished) > FINISHED_CACHE:
                 self._finished.popitem(last=False)
@@ -107,45 +151,56 @@ class Lobby:
     async def create(self, body: dict[str, Any], owner: str) -> TableRuntime:
         game_name = body.get("game")
         if not isinstance(game_name, str):
-            raise ApiError(400, "bad_request", "'game' must be a game name")
+            raise ApiError(400, "bad_request", N_("'game' must be a game name."))
         spec = get_spec(game_name)
         players = body.get("players", spec.default_players)
+        if not isinstance(players, int) or isinstance(players, bool) \
+                or not spec.min_players <= players <= spec.max_players:
+            allowed = {"min": spec.min_players, "max": spec.max_players}
+            if spec.min_players == spec.max_players:
+                raise ApiError(400, "bad_players", N_("{game} is for {n} players."), allowed,
+                               game=spec.title, n=spec.min_players)
+            raise ApiError(400, "bad_players", N_("{game} is for {min} to {max} players."),
+                           allowed, game=spec.title, **allowed)
         options = body.get("options") or {}
         if not isinstance(options, dict):
-            raise ApiError(400, "bad_request", "'options' must be an object")
+            raise ApiError(400, "bad_request", N_("'options' must be an object."))
         game = spec.configure(players, options)
         seats_spec = body.get("seats")
-        if seats_spec is None:
-            seats_spec = ["human"] * game.num_players
-        if not isinstance(seats_spec, list) or len(seats_spec) != game.num_players:
-            raise ApiError(400, "bad_request",
-                           f"'seats' must list {game.num_players} entries: 'human' or 'bot:NAME'")
+        if seats_spec is None:  # the creator plays seat 0, medium bots the others
+            seats_spec = ["human"] + [f"bot:{levels.Level.MEDIUM.value}"] * (players - 1)
+        if not isinstance(seats_spec, list) or len(seats_spec) != players:
+            raise ApiError(400, "bad_request", N_("'seats' must list {n} entries: 'human' or "
+                                                  "'bot:LEVEL' (easy, medium, hard)."),
+                           n=players)
         seats: list[SeatRow] = []
         for i, s in enumerate(seats_spec):
             if s == "human":
                 seats.append(SeatRow(i, "human"))
             elif isinstance(s, str) and s.startswith("bot:"):
-                make_bot(game, s[4:], i, 0)  # validates the name
-                seats.append(SeatRow(i, "bot", s[4:], s[4:]))
+                levels.make_seat_bot(game, s[4:], i, 0)  # validates the level or bot spec
+                seats.append(SeatRow(i, "bot", s[4:]))
             else:
-                raise ApiError(400, "bad_request", f"seat {i}: {s!r} is not 'human' or 'bot:NAME'")
+                raise ApiError(400, "bad_request", N_("Seat {seat}: {spec} is not 'human' or "
+                                                      "'bot:LEVEL'."), seat=i + 1, spec=repr(s))
         live = sum(1 for t in self.tables.values()
                    if t.row.owner == owner and t.row.status != "over")
         if live >= self.config.max_tables_per_client:
             raise ApiError(429, "too_many_tables",
-                           f"at most {self.config.max_tables_per_client} unfinished tables "
-                           "per client")
+                           N_("At most {n} unfinished tables per player."),
+                           n=self.config.max_tables_per_client)
         seed = body.get("seed")
         if seed is None:
             seed = secrets.randbits(62)
         elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
-            raise ApiError(400, "bad_request", "'seed' must be an integer in 0..2^62")
+            raise ApiError(400, "bad_request", N_("'seed' must be an integer in 0..2^62."))
         code = self._new_code()
         table_id = self.store.create_table(code, spec.name, game.num_players, game.options,
                                            seed, seats, owner)
         row = self.store.load_table(code)
         assert row is not None and row.id == table_id
         rt = self._runtime(row)
+        rt.waiting_since = self.clock()
         self.tables[code] = rt
         rt.activate()
         await rt.start_if_full()
@@ -154,54 +209,77 @@ class Lobby:
     async def join(self, rt: TableRuntime, body: dict[str, Any]) -> tuple[int, str]:
         name = body.get("name", "")
         if not isinstance(name, str) or len(name) > 64:
-            raise ApiError(400, "bad_request", "'name' must be a string of at most 64 characters")
+            raise ApiError(400, "bad_request",
+                           N_("'name' must be a string of at most 64 characters."))
         wanted = body.get("seat")
         async with rt.lock:
             free = rt.free_seats()
+            if rt.status == "expired":
+                raise ApiError(409, "expired", N_("This table expired: nobody joined in time."))
             if not free or rt.status != "waiting":
-                raise ApiError(409, "table_full", "no free seat at this table")
+                raise ApiError(409, "table_full", N_("There is no free seat at this table."))
             if wanted is None:
                 seat = free[0]
             elif wanted in free and isinstance(wanted, int):
                 seat = wanted
             else:
-                raise ApiError(409, "seat_taken", f"seat {wanted!r} is not free")
+                raise ApiError(409, "seat_taken", N_("Seat {seat} is not free."),
+                               seat=wanted + 1 if isinstance(wanted, int) else repr(wanted))
             token = secrets.token_urlsafe(32)
             th = hash_token(token)
             if not self.store.claim_seat(rt.row.id, seat, name, th):
-                raise ApiError(409, "seat_taken", f"seat {seat} is not free")
+                raise ApiError(409, "seat_taken", N_("Seat {seat} is not free."), seat=seat + 1)
             for s in rt.row.seats:
                 if s.seat == seat:
                     s.token_hash = th
                     s.name = name
+            rt.waiting_since = self.clock()
         await rt.start_if_full()
         return seat, token
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
+    """An HTTP error: ``message`` is an English template (marked ``N_``) filled with
+    ``args`` after translation into the request's language."""
+
+    def __init__(self, status: int, code: str, message: str,
+                 extra: dict[str, Any] | None = None, **args: Any) -> None:
+        super().__init__(message.format(**args))
         self.status = status
         self.code = code
         self.message = message
+        self.args_ = args
+        #: More fields of the error's JSON body (``bad_players``: ``min``, ``max``).
+        self.extra = extra or {}
+
+    def text(self, tr: Translator) -> str:
+        return tr.format(self.message, **self.args_)
 
 
 def _client(request: Request | WebSocket) -> str:
     return request.client.host if request.client else ""
 
 
+def request_language(request: Request | WebSocket) -> str:
+    """``?lang=`` when given (unknown: English), else the ``Accept-Language`` header."""
+    lang = request.query_params.get("lang")
+    if lang is not None:
+        return language(lang)
+    return language_from_accept(request.headers.get("accept-language"))
+
+
 async def _body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if len(raw) > MAX_BODY:
-        raise ApiError(413, "too_large", f"request body over {MAX_BODY} bytes")
+        raise ApiError(413, "too_large", N_("The request body is over {n} bytes."), n=MAX_BODY)
     if not raw:
         return {}
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ApiError(400, "malformed", "the body is not valid JSON") from None
+        raise ApiError(400, "malformed", N_("The body is not valid JSON.")) from None
     if not isinstance(data, dict):
-        raise ApiError(400, "malformed", "the body must be a JSON object")
+        raise ApiError(400, "malformed", N_("The body must be a JSON object."))
     return data
 
 
@@ -212,49 +290,83 @@ def _lobby(request: Request | WebSocket) -> Lobby:
 def _table(request: Request) -> TableRuntime:
     rt = _lobby(request).get(request.path_params["code"])
     if rt is None:
-        raise ApiError(404, "no_table", f"no table {request.path_params['code']!r}")
+        raise ApiError(404, "no_table", N_("There is no table {table}."),
+                       table=request.path_params["code"][:16])
     return rt
 
 
+def _translated(tr: Translator, text: str) -> str:
+    """``text`` in ``tr``'s language; an empty text stays empty (gettext("") is the
+    catalog's header)."""
+    return tr.gettext(text) if text else ""
+
+
+def _value_key(value: Any) -> str:
+    """An option value as a JSON object key: as JavaScript's ``String(value)`` writes it."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def option_info(option: Option, tr: Translator) -> dict[str, Any]:
+    """One option for the lobby form; ``label``, ``help`` and ``value_labels`` in the
+    language of ``tr`` (a label-less option shows its name in words)."""
+    return {"name": option.name, "kind": option.kind.__name__, "default": option.default,
+            "choices": list(option.choices) if option.choices else None,
+            "minimum": option.minimum, "maximum": option.maximum,
+            "label": _translated(tr, option.label) or option.name.replace("_", " ").capitalize(),
+            "help": _translated(tr, option.help),
+            "value_labels": {_value_key(v): _translated(tr, text)
+                             for v, text in (option.value_labels or {}).items()}}
+
+
 async def list_games(request: Request) -> Response:
+    lang = request_language(request)
     out = []
     for name in game_names():
         spec = get_spec(name)
+        tr = translator(lang, name, "core")
         out.append({
-            "name": name, "title": spec.title, "min_players": spec.min_players,
-            "max_players": spec.max_players, "default_players": spec.default_players,
-            "summary": spec.summary,
-            "options": [{"name": o.name, "kind": o.kind.__name__, "default": o.default,
-                         "help": o.help, "choices": list(o.choices) if o.choices else None,
-                         "minimum": o.minimum, "maximum": o.maximum} for o in spec.options],
-            "bots": sorted(available_bots(spec.configure())),
+            "name": name, "title": _translated(tr, spec.title),
+            "min_players": spec.min_players, "max_players": spec.max_players,
+            "default_players": spec.default_players,
+            "summary": _translated(tr, spec.summary),
+            "options": [option_info(o, tr) for o in spec.options],
+            "bots": levels.offered(lang),
+            "bot_names": sorted(available_bots(spec.configure())),
         })
-    return JSONResponse(out)
+    return JSONResponse(out, headers={"vary": "accept-language"})
+
+
+def stored_info(row: TableRow, lang: str) -> dict[str, Any]:
+    """A finished or expired table from the store, as the lobby lists it: the players'
+    names and the winner's (an expired table has no result and no winner)."""
+    names = seat_names(row.seats, lang)
+    winner = row.result.get("winner") if row.result else None
+    return {"code": row.code, "game": row.game, "players": row.players,
+            "options": row.options, "status": row.status, "result": row.result,
+            "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
+                      for s in row.seats],
+            "names": names, "winner": names[winner] if isinstance(winner, int) else None}
 
 
 async def list_tables(request: Request) -> Response:
     lobby = _lobby(request)
-    live = [rt.public_info() for rt in lobby.tables.values()]
+    lang = request_language(request)
+    live = [rt.public_info(lang) for rt in lobby.tables.values()]
     codes = {t["code"] for t in live}
-    finished = []
-    for row in lobby.store.list_tables(("over",), limit=200):
-        if row.code not in codes:
-            finished.append({"code": row.code, "game": row.game, "players": row.players,
-                             "options": row.options, "status": row.status,
-                             "result": row.result,
-                             "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot,
-                                        "name": s.name} for s in row.seats]})
-    return JSONResponse(live + finished)
+    ended = [stored_info(row, lang)
+             for row in lobby.store.list_tables(("over", "expired"), limit=200)
+             if row.code not in codes]
+    return JSONResponse(live + ended, headers={"vary": "accept-language"})
 
 
 async def create_table(request: Request) -> Response:
     body = await _body(request)
     rt = await _lobby(request).create(body, _client(request))
-    return JSONResponse(rt.public_info(), status_code=201)
+    return JSONResponse(rt.public_info(request_language(request)), status_code=201)
 
 
 async def table_status(request: Request) -> Response:
-    return JSONResponse(_table(request).public_info())
+    return JSONResponse(_table(request).public_info(request_language(request)))
 
 
 async def join_table(request: Request) -> Response:
@@ -268,7 +380,7 @@ async def join_table(request: Request) -> Response:
 async def replay(request: Request) -> Response:
     rt = _table(request)
     if rt.status != "over":
-        raise ApiError(409, "not_over", "replays are available when the game is over")
+        raise ApiError(409, "not_over", N_("Replays are available when the game is over."))
     return JSONResponse(rt.replay(), headers={
         "content-disposition": f'attachment; filename="{rt.row.game}-{rt.code}.json"'})
 
@@ -315,49 +427,55 @@ async def ws_endpoint(ws: WebSocket) -> None:
     rt = lobby.tables.get(code)
     if rt is None and len(code) <= 16:  # a finished game: read-only, for a late reconnect
         rt = lobby.get(code)
-        if rt is not None and rt.status != "over":  # never a second runtime of a live table
-            rt = None
+        if rt is not None and rt.status not in ("over", "expired"):
+            rt = None  # never a second runtime of a live table
     conn = Conn(ws.send, _client(ws))
+    conn.lang = request_language(ws)
+    tr = conn.tr
     if rt is None:
-        conn.send(err("no_table", f"no table {ws.path_params['code']!r}"))
+        conn.send(err("no_table", tr.format(N_("There is no table {table}."),
+                                            table=ws.path_params["code"][:16])))
         await conn.flush()
         await ws.close(code=4404)
         return
     limit = RateLimit(cfg.messages_per_second, cfg.message_burst)
+    too_large = N_("Messages are limited to {n} bytes.")
     try:
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            tr = conn.tr  # the language may have changed
             text = message.get("text")
             if text is None and message.get("bytes") is not None:
                 raw = message["bytes"]
                 if len(raw) > cfg.max_message_bytes:
-                    conn.send(err("too_large", f"messages are limited to "
-                                  f"{cfg.max_message_bytes} bytes"))
+                    conn.send(err("too_large", tr.format(too_large, n=cfg.max_message_bytes)))
                     continue
                 try:
                     text = raw.decode()
                 except UnicodeDecodeError:
-                    conn.send(err("malformed", "binary messages must be UTF-8 JSON"))
+                    conn.send(err("malformed",
+                                  tr.gettext(N_("Binary messages must be UTF-8 JSON."))))
                     continue
             if text is None:
                 continue
             if len(text) > cfg.max_message_bytes:
-                conn.send(err("too_large", f"messages are limited to "
-                              f"{cfg.max_message_bytes} bytes"))
+                conn.send(err("too_large", tr.format(too_large, n=cfg.max_message_bytes)))
                 continue
             if not limit.allow():
-                conn.send(err("rate_limited", f"more than {cfg.messages_per_second:g} "
-                              "messages per second; message dropped"))
+                conn.send(err("rate_limited", tr.format(
+                    N_("More than {n} messages per second: this one was dropped."),
+                    n=f"{cfg.messages_per_second:g}")))
                 continue
             try:
                 msg = json.loads(text)
             except (json.JSONDecodeError, RecursionError):
-                conn.send(err("malformed", "the message is not valid JSON"))
+                conn.send(err("malformed", tr.gettext(N_("The message is not valid JSON."))))
                 continue
             if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-                conn.send(err("malformed", "a message is a JSON object with a string 'type'"))
+                conn.send(err("malformed", tr.gettext(
+                    N_("A message is a JSON object with a string 'type'."))))
                 continue
             await handle(rt, conn, msg)
     except WebSocketDisconnect:
@@ -369,11 +487,13 @@ async def ws_endpoint(ws: WebSocket) -> None:
 
 async def handle(rt: TableRuntime, conn: Conn, msg: dict[str, Any]) -> None:
     kind = msg["type"]
+    tr = conn.tr
     if kind == "ping":
         conn.send({"type": "pong", "id": msg.get("id")})
     elif kind == "hello":
         if conn.bound:
-            conn.send(err("already_joined", "this connection already said hello"))
+            conn.send(err("already_joined",
+                          tr.gettext(N_("This connection has already said hello."))))
             return
         token = msg.get("token")
         if token is None:
@@ -381,12 +501,14 @@ async def handle(rt: TableRuntime, conn: Conn, msg: dict[str, Any]) -> None:
             return
         seat = rt.seat_of_token(token)
         if seat is None:
-            conn.send(err("bad_token", "this token holds no seat at this table"))
+            conn.send(err("bad_token",
+                          tr.gettext(N_("This token holds no seat at this table."))))
             return
         await rt.attach(conn, seat)
     elif kind == "action":
         if not conn.bound:
-            conn.send(err("not_joined", "send 'hello' with your seat token first",
+            conn.send(err("not_joined", tr.gettext(N_("Send 'hello' with your seat token "
+                                                      "first.")),
                           msg.get("id") if isinstance(msg.get("id"), (str, int)) else None))
             return
         reply = await rt.player_action(conn, msg)
@@ -394,17 +516,25 @@ async def handle(rt: TableRuntime, conn: Conn, msg: dict[str, Any]) -> None:
             conn.send(reply)
     elif kind == "state":
         if not conn.bound:
-            conn.send(err("not_joined", "send 'hello' first"))
+            conn.send(err("not_joined", tr.gettext(N_("Send 'hello' first."))))
             return
         async with rt.lock:
-            conn.send(rt.snapshot(conn.seat))
+            conn.send(rt.snapshot(conn.seat, "state", conn.lang))
+    elif kind == "lang":
+        if not isinstance(msg.get("lang"), str):
+            conn.send(err("malformed", tr.gettext(
+                N_("A 'lang' message names a language: en, de or nl."))))
+            return
+        await rt.set_language(conn, language(msg["lang"]))
     else:
-        conn.send(err("unknown_type", f"unknown message type {kind[:40]!r}"))
+        conn.send(err("unknown_type", tr.format(N_("Unknown message type {type}."),
+                                                type=repr(kind[:40]))))
 
 
 async def api_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, ApiError):
-        return JSONResponse({"error": exc.code, "message": exc.message},
+        tr = server_tr(request_language(request))
+        return JSONResponse({"error": exc.code, "message": exc.text(tr), **exc.extra},
                             status_code=exc.status)
     return JSONResponse({"error": "bad_request", "message": str(exc)}, status_code=400)
 
@@ -420,6 +550,7 @@ def create_app(config: ServerConfig | None = None,
         lobby = Lobby(cfg)
         app.state.lobby = lobby
         await lobby.recover()
+        lobby.start_sweeper()
         if on_start is not None:
             on_start()
         try:

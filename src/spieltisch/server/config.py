@@ -42,6 +42,9 @@ class ServerConfig:
     max_tables_per_client: int = 20
     #: Idempotence memory: client message ids remembered per seat.
     remembered_ids: int = 512
+    #: Minutes a waiting table may go without anybody joining before it expires
+    #: (listed as ``expired``, never started); 0 = never.
+    waiting_expiry: float = 30.0
 
     def resolved_db_url(self) -> str:
         return self.db_url or default_db_url()

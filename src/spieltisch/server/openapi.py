@@ -16,15 +16,39 @@ _ERRORS = {"400": _resp(_ERROR, "bad request"), "404": _resp(_ERROR, "no such ta
            "409": _resp(_ERROR, "conflict"), "413": _resp(_ERROR, "body too large"),
            "429": _resp(_ERROR, "too many tables")}
 _CODE = [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}]
+_NAME = [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}]
+#: ``?lang=``: the language of translated texts (else ``Accept-Language``; unknown: en).
+_LANG = [{"name": "lang", "in": "query", "required": False,
+          "schema": {"enum": ["en", "de", "nl"]}}]
+_TEXT = {"description": "markdown", "content": {"text/markdown": {"schema": {"type": "string"}}}}
 
 SCHEMA: dict[str, Any] = {
     "openapi": "3.1.0",
     "info": {"title": "spieltisch lobby", "version": "1"},
     "paths": {
-        "/api/games": {"get": {"summary": "Games, player counts, options and bots",
-                               "responses": {"200": _resp({"type": "array"})}}},
+        "/api/games": {"get": {
+            "summary": "Games, player counts, options (labels translated) and bot levels",
+            "parameters": _LANG,
+            "responses": {"200": _resp({"type": "array", "items": {
+                "$ref": "#/components/schemas/Game"}})}}},
+        "/api/games/{name}/guide": {"get": {
+            "summary": "The player guide (how to play) in a language", "parameters": _NAME + _LANG,
+            "responses": {"200": _TEXT, "404": _resp(_ERROR, "no such game")}}},
+        "/api/games/{name}/rules": {"get": {
+            "summary": "The full rules (English)", "parameters": _NAME,
+            "responses": {"200": _TEXT, "404": _resp(_ERROR, "no such game")}}},
+        "/api/i18n/{lang}": {"get": {
+            "summary": "The browser client's texts in a language (cacheable, ETag)",
+            "parameters": [{"name": "lang", "in": "path", "required": True,
+                            "schema": {"enum": ["en", "de", "nl"]}}],
+            "responses": {"200": _resp({"type": "object", "required": ["lang", "messages"],
+                                        "properties": {"lang": {"type": "string"},
+                                                       "messages": {"type": "object"}}}),
+                          "304": {"description": "not modified"},
+                          "404": _resp(_ERROR, "no such language")}}},
         "/api/tables": {
-            "get": {"summary": "Live and recently finished tables",
+            "get": {"summary": "Live tables and the latest finished or expired ones",
+                    "parameters": _LANG,
                     "responses": {"200": _resp({"type": "array", "items": _TABLE})}},
             "post": {"summary": "Create a table",
                      "requestBody": {"required": True, "content": {"application/json": {
@@ -51,18 +75,38 @@ SCHEMA: dict[str, Any] = {
     },
     "components": {"schemas": {
         "Error": {"type": "object", "required": ["error", "message"],
-                  "properties": {"error": {"type": "string"}, "message": {"type": "string"}}},
+                  "properties": {"error": {"type": "string"},
+                                 "message": {"type": "string",
+                                             "description": "in the request's language"},
+                                 "min": {"type": "integer"}, "max": {"type": "integer"}}},
+        "Game": {"type": "object", "properties": {
+            "name": {"type": "string"}, "title": {"type": "string"},
+            "min_players": {"type": "integer"}, "max_players": {"type": "integer"},
+            "default_players": {"type": "integer"}, "summary": {"type": "string"},
+            "options": {"type": "array", "items": {"type": "object", "properties": {
+                "name": {"type": "string"}, "kind": {"enum": ["bool", "int", "float", "str"]},
+                "default": {}, "choices": {"type": ["array", "null"]},
+                "minimum": {"type": ["number", "null"]},
+                "maximum": {"type": ["number", "null"]},
+                "label": {"type": "string"}, "help": {"type": "string"},
+                "value_labels": {"type": "object"}}}},
+            "bots": {"type": "array", "items": {"type": "object", "properties": {
+                "level": {"enum": ["easy", "medium", "hard"]}, "label": {"type": "string"},
+                "about": {"type": "string"}}}},
+            "bot_names": {"type": "array", "items": {"type": "string"}}}},
         "CreateTable": {"type": "object", "required": ["game"], "properties": {
             "game": {"type": "string"}, "players": {"type": "integer"},
             "options": {"type": "object"},
-            "seats": {"type": "array", "items": {"type": "string",
-                                                 "pattern": "^(human|bot:.+)$"}},
+            "seats": {"type": "array", "description": "default: human, then bot:medium",
+                      "items": {"type": "string", "pattern": "^(human|bot:.+)$"}},
             "seed": {"type": "integer", "minimum": 0}}},
         "Table": {"type": "object", "properties": {
             "code": {"type": "string"}, "game": {"type": "string"},
             "players": {"type": "integer"}, "options": {"type": "object"},
-            "status": {"enum": ["waiting", "playing", "over"]},
+            "status": {"enum": ["waiting", "playing", "over", "expired"]},
             "seats": {"type": "array"}, "actions": {"type": "integer"},
-            "result": {"type": ["object", "null"]}}},
+            "names": {"type": "array", "items": {"type": "string"}},
+            "result": {"type": ["object", "null"]},
+            "winner": {"type": ["string", "null"], "description": "the winner's name"}}},
     }},
 }

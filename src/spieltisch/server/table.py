@@ -21,13 +21,18 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from .. import narration
 from ..bots import make_bot
 from ..bots.base import Bot, Observation
+from ..bots.levels import make_seat_bot
 from ..core.game import CLOCK, Event, Game, IllegalAction, State, Verdict
 from ..core.registry import get_spec
+from ..i18n import N_, Translator
 from ..replay import Replay
+from ..timers import Key, Timers, key_of
 from .config import ServerConfig
 from .store import SeatRow, Store, TableRow
+from .texts import action_labels, log_lines, seat_names, server_tr
 
 #: The pseudo-action of the server's per-move clock in timer keys (engine actions are ≥ 0).
 MOVE_CLOCK = -2
@@ -56,6 +61,8 @@ class Conn:
         self.seat: int | None = None
         self.bound = False
         self.closed = False
+        #: The language this connection reads (``?lang=``, the ``lang`` message).
+        self.lang = "en"
         #: Messages behind a send that waits (``None``: nothing waits, send at once).
         self._backlog: deque[str] | None = None
         self._flusher: asyncio.Task[None] | None = None
@@ -109,6 +116,11 @@ class Conn:
             self._backlog = None
             self._flusher = None
 
+    @property
+    def tr(self) -> Translator:
+        """The server's messages in this connection's language."""
+        return server_tr(self.lang)
+
     def close(self) -> None:
         """Take no more messages (the connection ends); those already taken still go."""
         self.closed = True
@@ -127,6 +139,9 @@ class TableRuntime:
         #: Called (once, in a later loop turn) when the game ends: the lobby drops the
         #: runtime from its live set; connections still open keep it until they close.
         self.on_over = on_over
+        #: When the table last gained a player while waiting (the lobby's clock): a
+        #: waiting table nobody joins for ``waiting_expiry`` minutes expires.
+        self.waiting_since = row.created
         self.store = store
         self.config = config
         self.game: Game = get_spec(row.game).configure(row.players, row.options)
@@ -141,15 +156,19 @@ class TableRuntime:
         self.seen: dict[int, OrderedDict[str, tuple[Any, int]]] = {}
         self.log: list[tuple[int, Any]] = []
         self.rng = random.Random(row.seed ^ 0x5EED)
-        self._deadline_start: dict[tuple[int, int, int], float] = {}
+        #: The state's timers and the per-move clock on the loop's clock (``loop.time()``):
+        #: a timer a pause freezes keeps the time it had run (Hood Politix §5.3).
+        self.timers = Timers()
+        #: The timer armed next: when it passes (loop time) and its key.
+        self.armed: tuple[float, Key] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         for s in row.seats:
             if s.kind == "bot":
-                self.bots[s.seat] = make_bot(self.game, s.bot or "random", s.seat,
-                                             row.seed + 7919 * (s.seat + 1))
+                self.bots[s.seat] = make_seat_bot(self.game, s.bot or "random", s.seat,
+                                                  row.seed + 7919 * (s.seat + 1))
 
     # -- lifecycle ---------------------------------------------------------------
     @property
@@ -177,7 +196,7 @@ class TableRuntime:
 
     def rebuild(self) -> None:
         """Replay the stored log from the seed (server restart)."""
-        if self.row.status == "waiting":
+        if self.row.status in ("waiting", "expired"):
             return
         state = self.game.new_state(seed=self.row.seed)
         for a in self.store.load_actions(self.row.id):
@@ -228,15 +247,24 @@ class TableRuntime:
             self.state = self.game.new_state(seed=self.row.seed)
             self.row.status = "playing"
             self.store.set_status(self.row.id, "playing")
-            per_seat: dict[int | None, str] = {}  # one encoding per seat (spectators share)
+            # one encoding per seat and language (spectators share)
+            per_seat: dict[tuple[int | None, str], str] = {}
             for c in self.conns:
-                if c.seat not in per_seat:
-                    per_seat[c.seat] = json.dumps(self.snapshot(c.seat, "start"))
-                c.send(per_seat[c.seat])
+                key = (c.seat, c.lang)
+                if key not in per_seat:
+                    per_seat[key] = json.dumps(self.snapshot(c.seat, "start", c.lang))
+                c.send(per_seat[key])
             self.activate()
 
     # -- messages ----------------------------------------------------------------
-    def public_info(self) -> dict[str, Any]:
+    def names(self, lang: str) -> list[str]:
+        """Every seat's name as the table shows it (``texts.seat_names``)."""
+        return seat_names(self.row.seats, lang)
+
+    def public_info(self, lang: str = "en") -> dict[str, Any]:
+        """The table as the lobby lists it: ``names`` and ``winner`` (a name, once over)."""
+        names = self.names(lang)
+        winner = self.row.result.get("winner") if self.row.result else None
         return {
             "code": self.row.code, "game": self.row.game, "players": self.row.players,
             "options": self.row.options, "status": self.row.status,
@@ -244,7 +272,8 @@ class TableRuntime:
                        "taken": s.kind == "bot" or s.token_hash is not None,
                        "connected": any(c.seat == s.seat for c in self.conns),
                        "substituted": s.seat in self.subs} for s in self.row.seats],
-            "actions": len(self.log), "result": self.row.result,
+            "names": names, "actions": len(self.log), "result": self.row.result,
+            "winner": names[winner] if isinstance(winner, int) else None,
         }
 
     def _deadline_json(self) -> list[dict[str, Any]]:
@@ -262,18 +291,41 @@ class TableRuntime:
             return []
         return [s for s in st.to_act() if self._bot_for(s) is None]
 
-    def snapshot(self, seat: int | None, kind: str = "state") -> dict[str, Any]:
-        """The full picture ``seat`` may have (welcome, start)."""
+    def snapshot(self, seat: int | None, kind: str = "state", lang: str = "en"
+                 ) -> dict[str, Any]:
+        """The full picture ``seat`` may have (welcome, start, state) in ``lang``, with
+        the whole history it saw told in ``log`` (a reload or a late join sees it all)."""
+        names = self.names(lang)
         msg: dict[str, Any] = {"type": kind, "code": self.row.code, "seat": seat,
-                               "status": self.row.status, "index": len(self.log)}
+                               "status": self.row.status, "index": len(self.log),
+                               "names": names, "log": []}
         if self.state is not None:
-            msg.update(self._seat_part(seat))
+            ctx = narration.context(self.game, names, lang, seat)
+            msg["log"] = self._history(seat, ctx)
+            msg.update(self._seat_part(seat, ctx=ctx))
         return msg
 
+    def _history(self, seat: int | None, ctx: narration.Context) -> list[dict[str, Any]]:
+        """Every event so far as ``seat`` saw it, one log line each: the opening deal
+        (index -1), then each action's. The events are replayed from the seed and the log
+        (a few ms for a long game) rather than kept: they would double a table's memory."""
+        state = self.game.new_state(seed=self.row.seed)
+        # the deal before the first action (index -1), then every action's events
+        lines = log_lines(self.game, -1, state.opening, seat, ctx)
+        for index, (actor, text) in enumerate(self.log):
+            events = state.apply(actor, self.game.action_from_json(text))
+            lines += log_lines(self.game, index, events, seat, ctx)
+        return lines
+
     def _seat_part(self, seat: int | None,
-                   deadlines: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                   deadlines: list[dict[str, Any]] | None = None,
+                   ctx: narration.Context | None = None) -> dict[str, Any]:
+        """The view, deadlines, result and, for a seat, its legal actions and their
+        labels (in the language of ``ctx``; English without one)."""
         st = self.state
         assert st is not None
+        if ctx is None:
+            ctx = narration.context(self.game, self.names("en"), "en", seat)
         part: dict[str, Any] = {
             "view": st.view(seat),
             "deadlines": self._deadline_json() if deadlines is None else deadlines,
@@ -285,31 +337,39 @@ class TableRuntime:
             legal = st.legal_actions(seat) if required or seat in st.out_of_turn() else []
             part["required"] = required
             part["legal"] = [self.game.action_to_json(a) for a in legal]
+            part["labels"] = action_labels(self.game, legal, ctx)
         elif seat is not None:
             part["required"] = False
             part["legal"] = []
+            part["labels"] = {}
         return part
 
     def _broadcast(self, actor: int, action: Any, events: list[Event]) -> None:
         index = len(self.log) - 1  # the position of this action in the log
-        per_seat: dict[int | None, str] = {}  # one view and one encoding per seat
+        # one view and one encoding per seat and language (spectators share)
+        per_seat: dict[tuple[int | None, str], str] = {}
+        names: dict[str, list[str]] = {}  # per language
         deadlines: list[dict[str, Any]] | None = None
         for c in self.conns:
             if not c.bound:
                 continue
-            text = per_seat.get(c.seat)
+            text = per_seat.get((c.seat, c.lang))
             if text is None:
+                if c.lang not in names:
+                    names[c.lang] = self.names(c.lang)
+                ctx = narration.context(self.game, names[c.lang], c.lang, c.seat)
                 msg: dict[str, Any] = {
                     "type": "update", "index": index,
                     "seat": actor if actor != CLOCK else None,
                     "events": [e.for_seat(c.seat) for e in events],
+                    "log": log_lines(self.game, index, events, c.seat, ctx),
                 }
                 if c.seat is not None and c.seat == actor:
                     msg["action"] = action
                 if deadlines is None:
                     deadlines = self._deadline_json()
-                msg.update(self._seat_part(c.seat, deadlines))
-                text = per_seat[c.seat] = json.dumps(msg)
+                msg.update(self._seat_part(c.seat, deadlines, ctx))
+                text = per_seat[(c.seat, c.lang)] = json.dumps(msg)
             c.send(text)
 
     # -- acting --------------------------------------------------------------------
@@ -383,24 +443,27 @@ class TableRuntime:
         A new action's ack is sent by ``_apply_locked``, ahead of the update.
         """
         client_id = msg.get("id")
+        tr = conn.tr
         if client_id is not None and (not isinstance(client_id, (str, int))
                                       or isinstance(client_id, bool) or len(str(client_id)) > 100):
-            return err("bad_id", "'id' must be a string or integer of at most 100 characters")
+            return err("bad_id", tr.gettext(
+                N_("'id' must be a string or integer of at most 100 characters.")))
         cid = None if client_id is None else str(client_id)
         seat = conn.seat
         if seat is None:
-            return err("not_a_seat", "spectators cannot act", client_id)
+            return err("not_a_seat", tr.gettext(N_("Spectators cannot act.")), client_id)
         if "seat" in msg and msg["seat"] != seat:
-            return err("wrong_seat", f"this connection plays seat {seat} only", client_id)
+            return err("wrong_seat", tr.format(N_("This connection plays seat {seat} only."),
+                                               seat=seat + 1), client_id)
         if "action" not in msg:
-            return err("malformed", "an action message needs 'action'", client_id)
+            return err("malformed", tr.gettext(N_("An action message needs 'action'.")),
+                       client_id)
         async with self.lock:
             if cid is not None and cid in self.seen.get(seat, {}):
                 sent_id, index = self.seen[seat][cid]
                 return {"type": "ack", "id": sent_id, "index": index, "repeat": True}
             if self.row.status != "playing" or self.state is None:
-                return err("not_started" if self.row.status == "waiting" else "game_over",
-                           f"the table is {self.row.status}", client_id)
+                return err(*self._not_playing(tr), client_id)
             try:
                 action = self.game.action_from_json(msg["action"])
             except IllegalAction as e:
@@ -417,8 +480,27 @@ class TableRuntime:
             try:
                 await self._apply_locked(seat, action, cid, send_ack)
             except IllegalAction as e:
-                return err("illegal_action", e.reason, client_id)
+                return err("illegal_action", self._refusal(tr, seat, e), client_id)
             return None
+
+    def _not_playing(self, tr: Translator) -> tuple[str, str]:
+        """The error code and reason for an action at a table that is not playing."""
+        if self.row.status == "waiting":
+            return "not_started", tr.gettext(N_("The game has not started yet."))
+        if self.row.status == "expired":
+            return "expired", tr.gettext(N_("This table expired: nobody joined in time."))
+        return "game_over", tr.gettext(N_("The game is over."))
+
+    def _refusal(self, tr: Translator, seat: int, e: IllegalAction) -> str:
+        """Why an action was refused: "not your turn" and "game over" in the player's
+        language, any other reason as the game's engine gives it (English)."""
+        st = self.state
+        assert st is not None
+        if st.is_over():
+            return tr.gettext(N_("The game is over."))
+        if seat not in st.may_act():
+            return tr.gettext(N_("It is not your turn."))
+        return e.reason
 
     # -- bots ------------------------------------------------------------------------
     def _bot_for(self, seat: int) -> Bot | None:
@@ -477,37 +559,33 @@ class TableRuntime:
 
     # -- deadlines ---------------------------------------------------------------------
     def _arm(self) -> None:
+        """Bring the timers in line with the state (after every change) and arm the next."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self.armed = None
         st = self.state
         if st is None or self.row.status != "playing" or st.is_over():
             return
         loop = asyncio.get_running_loop()
-        now = loop.time()
-        best: tuple[float, tuple[int, int, int]] | None = None
-        keys = set()
+        scale = self.config.time_scale
+        clocked = [(seat, MOVE_CLOCK, st.move_number) for seat in self._clocked_seats()]
+        self.timers.sync(st, loop.time(), clocked)
+        best: tuple[float, Key] | None = None
         for d in st.deadlines():
-            key = (d.seat, d.action, d.since)
-            keys.add(key)
-            start = self._deadline_start.setdefault(key, now)
-            due = start + d.seconds * self.config.time_scale
+            due = self.timers.due(d, scale)
+            if best is None or due < best[0]:
+                best = (due, key_of(d))
+        for key in clocked:
+            due = self.timers.started[key] + self.config.move_clock * scale
             if best is None or due < best[0]:
                 best = (due, key)
-        for seat in self._clocked_seats():
-            key = (seat, MOVE_CLOCK, st.move_number)
-            keys.add(key)
-            start = self._deadline_start.setdefault(key, now)
-            due = start + self.config.move_clock * self.config.time_scale
-            if best is None or due < best[0]:
-                best = (due, key)
-        for k in [k for k in self._deadline_start if k not in keys]:
-            del self._deadline_start[k]
         if best is not None:
+            self.armed = best
             key = best[1]
             self._timer = loop.call_at(best[0], lambda: self._spawn(self._expire(key)))
 
-    async def _expire(self, key: tuple[int, int, int]) -> None:
+    async def _expire(self, key: Key) -> None:
         async with self.lock:
             st = self.state
             if st is None or self.row.status != "playing":
@@ -522,7 +600,7 @@ class TableRuntime:
                         return
                 self._arm()
                 return
-            if any((d.seat, d.action, d.since) == key for d in st.deadlines()):
+            if any(key_of(d) == key for d in st.deadlines()):
                 try:
                     await self._apply_locked(key[0], key[1])
                     return
@@ -549,10 +627,14 @@ class TableRuntime:
             self._wake.set()
 
     def _notify_seats(self) -> None:
-        msg = json.dumps({"type": "seats", "seats": self.public_info()["seats"]})
+        per_lang: dict[str, str] = {}  # one encoding per language
         for c in self.conns:
             if c.bound:
-                c.send(msg)
+                if c.lang not in per_lang:
+                    info = self.public_info(c.lang)
+                    per_lang[c.lang] = json.dumps({"type": "seats", "seats": info["seats"],
+                                                   "names": info["names"]})
+                c.send(per_lang[c.lang])
 
     async def attach(self, conn: Conn, seat: int | None) -> None:
         async with self.lock:
@@ -564,8 +646,32 @@ class TableRuntime:
                 if h is not None:
                     h.cancel()
                 self.subs.pop(seat, None)
-            conn.send(self.snapshot(seat, "welcome"))
+            conn.send(self.snapshot(seat, "welcome", conn.lang))
             self._notify_seats()
+
+    async def set_language(self, conn: Conn, lang: str) -> None:
+        """Switch a connection's language; a bound one gets a fresh ``state`` in it."""
+        async with self.lock:
+            conn.lang = lang
+            if conn.bound:
+                conn.send(self.snapshot(conn.seat, "state", lang))
+
+    async def expire_waiting(self) -> bool:
+        """Give up a table still waiting for players (the lobby's ``waiting_expiry``): it
+        is stored as ``expired`` and its connections get a ``state`` saying so."""
+        async with self.lock:
+            if self.row.status != "waiting":
+                return False
+            self.row.status = "expired"
+            self.store.set_status(self.row.id, "expired")
+            for c in self.conns:
+                if c.bound:
+                    c.send(self.snapshot(c.seat, "state", c.lang))
+        if self._driver is not None:
+            self._driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._driver
+        return True
 
     async def detach(self, conn: Conn) -> None:
         async with self.lock:

@@ -7,6 +7,8 @@ works for every registered game through the engine API only.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,8 @@ from starlette.staticfiles import StaticFiles
 
 from ..core.game import CLOCK, SpieltischError
 from ..core.registry import get_spec
+from ..guides import guide_text
+from ..i18n import LANGUAGES, language_from_accept, translator
 from ..replay import Replay
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -50,6 +54,40 @@ async def game_rules(request: Request) -> Response:
     if not path.exists():
         return _error(404, "no_rules", f"no rules document for {spec.name}")
     return PlainTextResponse(path.read_text(), media_type="text/markdown; charset=utf-8")
+
+
+async def game_guide(request: Request) -> Response:
+    """``GET /api/games/{name}/guide?lang=de``: the player guide (markdown) in the
+    language asked for (else ``Accept-Language``; English where a guide is missing)."""
+    name = request.path_params["name"]
+    if _spec_or_404(name) is None:
+        return _error(404, "no_game", f"no game {name!r}")
+    lang = request.query_params.get("lang") or \
+        language_from_accept(request.headers.get("accept-language"))
+    try:
+        text = guide_text(name, lang)
+    except SpieltischError as e:
+        return _error(404, "no_guide", str(e))
+    return PlainTextResponse(text, media_type="text/markdown; charset=utf-8",
+                             headers={"vary": "accept-language"})
+
+
+async def client_messages(request: Request) -> Response:
+    """``GET /api/i18n/{lang}``: the browser client's texts, ``{"lang", "messages":
+    {msgid: text}}`` (the ``client`` and ``core`` catalogs; English has none: its msgids
+    are the texts). Cacheable: an ``ETag`` of the content answers revalidation with 304."""
+    lang = request.path_params["lang"].lower()
+    if lang not in LANGUAGES:
+        return _error(404, "no_language", f"no language {lang[:16]!r} "
+                      f"(languages: {', '.join(LANGUAGES)})")
+    body = json.dumps({"lang": lang,
+                       "messages": translator(lang, "client", "core").messages()},
+                      ensure_ascii=False, sort_keys=True).encode()
+    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    headers = {"etag": etag, "cache-control": "public, max-age=3600"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
 
 
 async def describe_actions(request: Request) -> Response:
@@ -140,6 +178,8 @@ def web_routes() -> list[BaseRoute]:
         Route("/r/{code}", page),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
         Route("/api/games/{name}/rules", game_rules),
+        Route("/api/games/{name}/guide", game_guide),
+        Route("/api/i18n/{lang}", client_messages),
         Route("/api/games/{name}/describe", describe_actions, methods=["POST"]),
         Route("/api/tables/{code}/replay/steps", table_replay_steps),
     ]

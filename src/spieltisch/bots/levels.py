@@ -1,0 +1,122 @@
+"""Bot levels a player chooses by: easy, medium and hard.
+
+A level names the bot that plays it, for any game:
+
+* easy: ``random``, a uniformly random legal move;
+* medium: the game's ``heuristic`` bot (``random`` where a game has none);
+* hard: ``ismcts`` with a per-game simulation budget (``HARD_BUDGETS``) measured so
+  that a decision answers within 2 s on the development machine, a quarter of it for
+  out-of-turn chances (``REACT_SHARE``), and a wall-clock cap of ``HARD_MS`` on top in
+  case the machine is busier than when it was measured.
+
+No level sees hidden cards: every bot reads only its own seat's view (``Observation``);
+the search bot samples the unseen cards afresh, consistent with what it has seen.
+Labels and ``about`` lines are marked for translation in the ``core`` catalog.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from ..core.game import Game
+from ..i18n import N_, translator
+from . import make_bot
+from .base import Bot
+
+
+class Level(Enum):
+    """The levels offered in the lobby, weakest first."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+#: A short name per level (translated where shown).
+LABELS: dict[Level, str] = {
+    Level.EASY: N_("Easy"),
+    Level.MEDIUM: N_("Medium"),
+    Level.HARD: N_("Hard"),
+}
+
+#: One line per level: how it plays (translated where shown).
+ABOUT: dict[Level, str] = {
+    Level.EASY: N_("Plays a random legal move. Bots never see hidden cards."),
+    Level.MEDIUM: N_("Plays by rules of thumb for this game, like a fair casual player. "
+                     "Bots never see hidden cards."),
+    Level.HARD: N_("Thinks ahead by trying out many possible deals of the cards it cannot "
+                   "see, up to 2 seconds a move. Bots never see hidden cards."),
+}
+
+#: Simulations per decision of the hard level, per game. Measured with
+#: ``benchmarks/bot_levels.py`` (12 s per game and budget; seat 0 ISMCTS against heuristic
+#: bots at the default player count, every searched ``act`` and ``react`` timed) on the
+#: 2-core development machine while other sessions shared it (load average about 1-2).
+#: Per decision at budgets 50 / 200 / 600, median and p99 in seconds:
+#:
+#: - hoax (6p): 0.071/0.140, 0.470/0.620, 1.305/1.580 (slowest 3.10 ms per simulation)
+#: - hockey (2p): 0.016/0.044, 0.059/0.168, 0.223/0.452 (0.89 ms)
+#: - hood_politix (4p): 0.020/0.064, 0.162/0.232, 0.470/0.572 (1.28 ms)
+#: - pixmit (4p): 0.018/0.061, 0.082/0.160, 0.214/0.704 (1.23 ms)
+#: - president (5p): 0.032/0.062, 0.135/0.337, 0.395/0.565 (1.68 ms)
+#:
+#: Each budget is the largest multiple of 50 whose p99, at the slowest per-simulation
+#: rate seen, takes 1 s: half the 2 s, the other half headroom for a busier machine.
+HARD_BUDGETS: dict[str, int] = {
+    "hoax": 300,
+    "hockey": 1100,
+    "hood_politix": 750,
+    "pixmit": 800,
+    "president": 550,
+}
+#: The hard level's budget for a game not measured above: the search's own default,
+#: which beat the heuristic bot in every game (docs/strength.md).
+DEFAULT_HARD_BUDGET = 200
+#: Out-of-turn chances (``react``) are searched with this share of the budget. HOAX and
+#: Hood Politix offer one at nearly every step (measured: 4.2 and 1.8 reactions per own
+#: move) and every bot seat is asked in turn, so a table of several hard bots would
+#: otherwise think for seconds before each action.
+REACT_SHARE = 0.25
+#: Wall-clock cap of a hard decision (ms): the search stops there even if its budget
+#: is not spent, so a decision answers within 2 s on a machine busier than measured.
+HARD_MS = 1800
+
+
+def hard_budget(game_name: str) -> int:
+    """The hard level's simulations per decision for ``game_name``."""
+    return HARD_BUDGETS.get(game_name, DEFAULT_HARD_BUDGET)
+
+
+def is_level(name: str) -> bool:
+    """Whether ``name`` is a level (``"hard"``) rather than a bot spec (``"ismcts:200"``)."""
+    return name in {level.value for level in Level}
+
+
+def bot_spec(game: Game, level: Level) -> str:
+    """The bot spec (``spieltisch.bots.make_bot``) that plays ``level`` in ``game``."""
+    if level is Level.EASY:
+        return "random"
+    if level is Level.MEDIUM:
+        return "heuristic" if "heuristic" in game.bots() else "random"
+    budget = hard_budget(game.name)
+    react = max(1, round(budget * REACT_SHARE))
+    return f"ismcts:{budget}:react_budget={react}:ms={HARD_MS}"
+
+
+def make_seat_bot(game: Game, spec: str, seat: int, seed: int | None) -> Bot:
+    """The bot for a seat: ``spec`` is a level (``"medium"``) or any bot spec."""
+    if is_level(spec):
+        spec = bot_spec(game, Level(spec))
+    return make_bot(game, spec, seat, seed)
+
+
+def offered(lang: str | None) -> list[dict[str, str]]:
+    """The levels as the lobby offers them: ``level``, ``label`` and ``about`` in ``lang``."""
+    tr = translator(lang, "core")
+    return [{"level": level.value, "label": tr.gettext(LABELS[level]),
+             "about": tr.gettext(ABOUT[level])} for level in Level]
+
+
+__all__ = ["ABOUT", "DEFAULT_HARD_BUDGET", "HARD_BUDGETS", "HARD_MS", "LABELS", "REACT_SHARE",
+           "Level",
+           "bot_spec", "hard_budget", "is_level", "make_seat_bot", "offered"]
