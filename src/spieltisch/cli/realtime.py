@@ -4,7 +4,9 @@ Generic: driven only by ``to_act`` / ``out_of_turn`` / ``deadlines`` / ``check``
 views. The wall clock runs:
 
 * every ``Deadline`` is timed from the moment it is first seen (a new ``since``
-  restarts it) and its action is applied when it passes;
+  restarts it) and its action is applied when it passes; a timer that a pause
+  freezes (``State.frozen_timers``) keeps the time it had run and, back in
+  ``deadlines`` with the same key, runs on from there (Hood Politix §5.3);
 * bots decide at once but act after a human-like reaction time; with probability
   ``mistake_rate`` a bot is *slow* (it waits past the move timer) or *forgets*
   (it drops the trailing words of its action, e.g. ``play G3 mic`` → ``play G3``,
@@ -31,6 +33,7 @@ from ..bots import expand_specs, make_bot
 from ..bots.base import Bot, Observation
 from ..core.game import Game, IllegalAction, State, Verdict
 from ..replay import Replay
+from ..timers import Timers
 from .terminal import default_replay_path, save_replay
 
 
@@ -57,7 +60,8 @@ class RealtimeTable:
     def __init__(self, game: Game, human: int | None, bots: list[Bot | None], seed: int,
                  out: Callable[[str], None], *, mistake_rate: float = 0.05,
                  reaction: tuple[float, float] = (0.7, 1.8), time_scale: float = 1.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 start: State | None = None) -> None:
         self.game = game
         self.human = human
         self.bots = bots
@@ -67,33 +71,33 @@ class RealtimeTable:
         self.scale = time_scale
         self.clock = clock
         self.rng = random.Random(seed ^ 0x5EED)
-        self.state: State = game.new_state(seed=seed)
-        self.replay = Replay.start(self.state, seed)
+        # ``start``: a position to begin from (``play --position``), else a deal.
+        self.state: State = start.clone() if start is not None else game.new_state(seed=seed)
+        self.replay = Replay.start(self.state, seed, from_position=start is not None)
         self.plans: dict[int, _Plan] = {}
-        self.timers: dict[tuple[int, int, int], float] = {}
+        self.timers = Timers()  # the state's timers on this clock
         self.planned_for = -1
         self.shown_for = -1
         self.choices: list[int] = []
 
     # -- the clock ---------------------------------------------------------------
     def _deadline_due(self, now: float) -> tuple[int, int] | None:
-        live = {}
+        self.timers.sync(self.state, now)
         for d in self.state.deadlines():
-            key = (d.seat, d.action, d.since)
-            live[key] = self.timers.get(key, now)
-            if now - live[key] >= d.seconds * self.scale:
-                self.timers = live
+            if now >= self.timers.due(d, self.scale):
                 return d.seat, d.action
-        self.timers = live
         return None
 
     def _next_wake(self, now: float) -> float:
+        if self.planned_for != self.state.move_number:
+            return now  # the bots react to a move at once: its timers already run
         wake = now + 0.25
         for p in self.plans.values():
-            wake = min(wake, p.at)
+            if p.move == self.state.move_number:
+                wake = min(wake, p.at)
+        self.timers.sync(self.state, now)
         for d in self.state.deadlines():
-            start = self.timers.get((d.seat, d.action, d.since), now)
-            wake = min(wake, start + d.seconds * self.scale)
+            wake = min(wake, self.timers.due(d, self.scale))
         return max(wake, now)
 
     # -- bots ------------------------------------------------------------------------
@@ -135,8 +139,14 @@ class RealtimeTable:
         return action
 
     # -- applying ----------------------------------------------------------------------
-    def _apply(self, seat: int, action: int) -> None:
+    def apply(self, seat: int, action: int) -> None:
+        """Apply ``action`` for ``seat`` (a player, or the clock) now, and show its events.
+
+        Timers started before it are known from now on: a pause it begins freezes them
+        with the time they had run at this moment (§5.3)."""
+        self.timers.sync(self.state, self.clock())
         events = self.state.apply(seat, action)
+        self.timers.sync(self.state, self.clock())
         self.replay.record(self.game, seat, action)
         me = self.human
         for e in events:
@@ -185,7 +195,7 @@ class RealtimeTable:
             return True
         if verdict.verdict is Verdict.FAULTY:
             self.out(f"FAULT: {verdict.reason}")
-        self._apply(self.human, action)
+        self.apply(self.human, action)
         return True
 
     def tick(self, now: float) -> None:
@@ -198,7 +208,7 @@ class RealtimeTable:
             self._plan_bots(now)
         due = self._deadline_due(now)
         if due is not None:
-            self._apply(*due)
+            self.apply(*due)
             return
         ready = [(p.at, s) for s, p in self.plans.items()
                  if p.at <= now and p.move == st.move_number]
@@ -206,7 +216,7 @@ class RealtimeTable:
             _, seat = min(ready)
             plan = self.plans.pop(seat)
             if st.check(seat, plan.action).verdict is not Verdict.ILLEGAL:
-                self._apply(seat, plan.action)
+                self.apply(seat, plan.action)
 
     def run(self, lines: queue.Queue[str | None] | None) -> None:
         st = self.state
@@ -248,15 +258,16 @@ def _reader(stream: TextIO, lines: queue.Queue[str | None]) -> None:
 def play_realtime(game: Game, seat: int | None, bot_specs: str, seed: int,
                   save: Path | None, out: Callable[[str], None] = print, *,
                   mistake_rate: float = 0.05, time_scale: float = 1.0,
-                  stream: TextIO | None = None) -> State:
-    """Play one game in real time; the human (``seat``) types into ``stream`` (stdin)."""
+                  stream: TextIO | None = None, start: State | None = None) -> State:
+    """Play one game in real time; the human (``seat``) types into ``stream`` (stdin);
+    ``start`` is a position to begin from (else a deal)."""
     n = game.num_players
     specs = expand_specs(bot_specs, n)
     bots: list[Bot | None] = [None if s == seat else make_bot(game, specs[s], s,
                                                                seed + 7919 * (s + 1))
                               for s in range(n)]
     table = RealtimeTable(game, seat, bots, seed, out, mistake_rate=mistake_rate,
-                          time_scale=time_scale)
+                          time_scale=time_scale, start=start)
     table.replay.seats = ["you" if s == seat else specs[s] for s in range(n)]
     lines: queue.Queue[str | None] | None = None
     if seat is not None:

@@ -15,7 +15,8 @@ Kind codes: ``G7``, ``Y10``; action types DU (Deuce), BU (Busted), PB (Payback),
 
 Action ids (fixed for every player count; seats go up to 7):
   play      kind [target] [mic]   non-target kinds: 2 ids (mic flag); Deal/Snitch 16
-  throw     number kind [mic]     (throw-in)
+  throw     kind [mic]            (throw-in; any kind may be attempted, only an identical
+                                  number card is a legal one: §5.1)
   draw, accept, mic check, politix, end politix, release, pass
   reveal    kind                  (Snitch: show one of the target's cards)
   take      kind                  (Snitch exchange, step 1: the target's card to take)
@@ -158,7 +159,8 @@ for _k in range(NUM_KINDS):
     else:
         for _f in (0, 1):
             PLAY_ID[_k][0][_f] = _add(A_PLAY, _k, -1, _f)
-THROW_ID = [[_add(A_THROW, _k, -1, _f) for _f in (0, 1)] for _k in range(NUMBER_KINDS)]
+# Every kind, not only numbers: throwing in an action card is a fault to attempt (§3, §5.1).
+THROW_ID = [[_add(A_THROW, _k, -1, _f) for _f in (0, 1)] for _k in range(NUM_KINDS)]
 DRAW = _add(A_DRAW)
 ACCEPT = _add(A_ACCEPT)
 MIC = _add(A_MIC)
@@ -173,6 +175,10 @@ GIVE_ID = [_add(A_GIVE, _k) for _k in range(NUM_KINDS)]
 ACCUSE_ID = [[_add(A_ACCUSE, _f, _s) for _f in range(3)] for _s in range(MAX_SEATS)]
 EXPIRE_ID = [_add(A_EXPIRE, -1, _t) for _t in range(3)]
 NUM_ACTIONS = len(ATYPE)
+# A flagged play or throw-in directly follows its unflagged twin (``action - 1``).
+assert all(AFLAG[a] == 0 or (AFLAG[a - 1] == 0 and ATYPE[a - 1] == ATYPE[a]
+                             and AKIND[a - 1] == AKIND[a] and AARG[a - 1] == AARG[a])
+           for a in range(NUM_ACTIONS))
 
 # Tuples are a little faster to index than lists.
 ATYPE_T = tuple(ATYPE)

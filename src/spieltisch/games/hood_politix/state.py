@@ -9,15 +9,18 @@ The state machine has one seat the game waits for (``due``) in a *phase*
 optional *pause* (Politix or Respekt) and the out-of-turn windows: throw-ins,
 Mic Check, Politix calls and accusations, which cost no decisions: nobody passes.
 
-Attempts are judged three ways (``check``): LEGAL; FAULTY — a wrong card, a move
-out of turn, a late or wrong throw-in, drawing with a playable card, a false
-accusation — which the rules punish with 2 cards, the card going back (§3); and
-ILLEGAL (no such card in your hand, nonsense targets, anything during a pause
-but accusations, §9.5), which is rejected with no penalty.
+Attempts are judged three ways (``check``): LEGAL (also a bluff Mic Check, which
+changes nothing, §5.4); FAULTY — a wrong card, a move out of turn, a late or wrong
+throw-in (an action card too), drawing with a playable card, a false accusation —
+which the rules punish with 2 cards, the card going back (§3); and ILLEGAL (no such
+card in your hand, nonsense targets, anything during a pause but accusations and
+ending it, §9.5, a repeat accusation of a fault on record, §9.4), which is rejected
+with no penalty. Anyone may accuse, also a finished player (§5.2).
 
 Time (§5.3, §5.5, §5.6) is a set of deadlines the state declares; the clock
 applies ``expire …`` actions. A timeout claim is valid only once the move timer
-has expired.
+has expired. During a pause the move timer is frozen (``frozen_timers``) and comes
+back unchanged when the pause ends; the runner resumes it with the time it had left.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from ...core.game import (
     Verdict,
 )
 from ...core.observation import Observer
+from ...core.position import Fields
 from . import cards as C
 from .cards import (
     A_ACCEPT,
@@ -119,6 +123,8 @@ PHASE_NAMES = ("turn", "stack", "slap", "deal", "snitch", "mic_drop_window", "ov
 # Pauses (§5.5, §5.6).
 NO_PAUSE, P_POLITIX, P_RESPEKT = 0, 1, 2
 PAUSE_NAMES = (None, "politix", "respekt")
+#: A Mic Check with nothing to announce, or a ``mic`` flag with more than 2 cards.
+_BLUFF = Check(Verdict.LEGAL, "a bluff: permitted, and it changes nothing (§5.4)")
 
 FIVEO_MASK = TYPE_MASK[FIVEO]
 DEUCE_MASK = TYPE_MASK[DEUCE]
@@ -127,6 +133,9 @@ PAYBACK_MASK = TYPE_MASK[PAYBACK]
 PENALTY = 2
 SLAP_DRAW = 3
 RESPEKT_AT = 5
+#: What a ``mic`` flag says with 1, 2 or more cards in the hand before the card (§5.4):
+#: with more than 2 it is a permitted bluff that changes nothing.
+_MIC_SAID = ("", "drop", "check", "bluff")
 
 
 class HoodPolitixGame(Game):
@@ -224,9 +233,7 @@ class HoodPolitixGame(Game):
                     flag = 1
                     rest = rest[:-1]
                 targeted = KIND_TYPE[kind] in (DEAL, SNITCH)
-                if verb == "throw":
-                    if kind >= NUMBER_KINDS:
-                        raise IllegalAction("only number cards can be thrown in")
+                if verb == "throw":  # any card may be tried; a wrong one is a fault
                     if rest:
                         raise IllegalAction(f"unexpected {' '.join(rest)!r} after the card")
                     return THROW_ID[kind][flag]
@@ -276,6 +283,12 @@ class HoodPolitixGame(Game):
         if typ == A_EXPIRE:
             return f"time is up ({C.TIMER_CODES[arg]})"
         return _SIMPLE_DESCRIPTION[typ]
+
+    def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> HoodPolitixState:
+        """The ``"state"`` object of a position (``position.py``)."""
+        from .position import read
+
+        return read(self, fields, shuffler)
 
     def render_view(self, view: dict[str, Any]) -> str:
         from .render import render
@@ -380,7 +393,9 @@ class HoodPolitixState(State):
     def deal_first(cls, game: HoodPolitixGame, shuffler: Shuffler) -> HoodPolitixState:
         s = cls(game, shuffler)
         dealer = shuffler.seat(game.first_dealer, game.num_players)
-        s._start_round(dealer, [])
+        opening: list[Event] = []
+        s._start_round(dealer, opening)
+        s.opening = opening
         return s
 
     def _start_round(self, dealer: int, events: list[Event]) -> None:
@@ -454,12 +469,12 @@ class HoodPolitixState(State):
 
     def _begin_move(self) -> None:
         """A play, draw or throw-in begins: a Mic Check not yet announced becomes an open
-        fault (§5.4), the Mic Drop window closes (§7.11)."""
+        fault (§5.4), the Mic Drop window closes (§7.11). Penalised faults stay on record
+        (§9.4): a seat's record of a fault ends only when it can commit that fault anew."""
         if self.mic_duty >= 0:
             self.mic_open |= 1 << self.mic_duty
             self.mic_duty = -1
         self.drop_seat = -1
-        self.penalised = 0
 
     def _draw(self, seat: int, k: int, events: list[Event], reason: str) -> int:
         """Draw ``k`` cards; an empty pile is refilled from the discards (top card stays);
@@ -595,13 +610,15 @@ class HoodPolitixState(State):
         return (self.due,)
 
     def out_of_turn(self) -> tuple[int, ...]:
-        """Seats with an optional action now: throw-in, Mic Check, Politix, accusation."""
+        """Seats with an optional action now: throw-in, Mic Check, Politix (seats still in
+        the round), accusation (any seat, also a finished one: §5.2)."""
         phase = self.phase
-        if phase == OVER or phase == MICDROP_WAIT:
+        if phase == OVER:
             return ()
         if self.pause:  # only accusations, by anyone but the seat the pause waits for
-            return SEATS_OF[self._accusers(timeout=False) & self.in_round
-                            & ~(1 << self.pause_seat)]
+            return SEATS_OF[self._accusers(timeout=False) & ~(1 << self.pause_seat)]
+        if phase == MICDROP_WAIT:  # the seat left is due; finished seats may accuse
+            return SEATS_OF[self._accusers(timeout=False) & ~(1 << self.due)]
         may = self.callers
         if self.mic_duty >= 0:
             may |= 1 << self.mic_duty
@@ -611,9 +628,10 @@ class HoodPolitixState(State):
             for s, hand in enumerate(self.hands):
                 if hand & throw:
                     may |= 1 << s
+        may &= self.in_round
         if self.mic_open or self.drop_seat >= 0 or self.expired:
             may |= self._accusers(timeout=self.expired)
-        return SEATS_OF[may & self.in_round & ~(1 << self.due)]
+        return SEATS_OF[may & ~(1 << self.due)]
 
     def _accusers(self, timeout: bool) -> int:
         """The seats that have someone to accuse (§5.2), as a mask: anyone but the offender
@@ -646,12 +664,14 @@ class HoodPolitixState(State):
         phase = self.phase
         if phase == OVER:
             return []
+        out: list[int] = []
         if self.status[seat] == FINISHED:
             if phase == SNITCH_R and seat == self.due and not self.pause:
                 # A Snitch played as the last card is still resolved (§4: reveal only).
-                return [REVEAL_ID[k] for k in kinds_of(self.hands[self.target])]
-            return []
-        out: list[int] = []
+                out = [REVEAL_ID[k] for k in kinds_of(self.hands[self.target])]
+            if self.mic_open or self.drop_seat >= 0 or self.expired:
+                self._accusations(seat, out)  # a finished player may accuse (§5.2)
+            return out
         if self.pause:
             if seat == self.pause_seat:
                 out.append(END_POLITIX if self.pause == P_POLITIX else RELEASE)
@@ -751,16 +771,18 @@ class HoodPolitixState(State):
             AFLAG_T[action]
         if typ == A_EXPIRE:
             return illegal("only the clock lets time run out")
-        if self.status[seat] == FINISHED and not (self.phase == SNITCH_R and seat == self.due):
-            return illegal("you have finished this round; wait for the next one")
-        if typ == A_ACCUSE:
+        if typ == A_ACCUSE:  # by anyone, also a finished player (§5.2)
             if arg >= self.n:
                 return illegal(f"there is no seat {arg}")
             if arg == seat:
                 return illegal("you cannot accuse yourself")
             if self.penalised >> (arg * 3 + kind) & 1:
                 return illegal("that fault has already been penalised (ignored)")
+            if kind == F_TIMEOUT and self.pause:
+                return illegal("the game is paused: no move timer runs (§9.5)")
             return faulty(f"Judas! seat {arg} has no open fault '{C.FAULT_NAMES[kind]}'")
+        if self.status[seat] == FINISHED and not (self.phase == SNITCH_R and seat == self.due):
+            return illegal("you have finished this round; wait for the next one")
         if self.pause:
             who = self.pause_seat
             if typ == A_END_POLITIX and self.pause == P_POLITIX:
@@ -773,8 +795,6 @@ class HoodPolitixState(State):
             return illegal("there is no Politix pause")
         if typ == A_RELEASE:
             return illegal("there is no Respekt pause")
-        if typ == A_MIC:
-            return illegal("nothing to announce (a bluff Mic Check has no effect)")
         if typ == A_POLITIX:
             if self.phase == MICDROP_WAIT:
                 return illegal("the round is ending")
@@ -785,6 +805,8 @@ class HoodPolitixState(State):
             return illegal("the round is ending: accuse the missed Mic Drop or pass")
         if typ == A_PASS:
             return illegal("there is no Mic Drop window to let pass")
+        if typ == A_MIC:
+            return _BLUFF  # nothing to announce: a permitted bluff (§5.4)
         if typ == A_REVEAL or typ == A_TAKE or typ == A_GIVE:
             if self.phase != SNITCH_R or seat != self.due:
                 return illegal("there is no Snitch of yours to resolve")
@@ -807,10 +829,11 @@ class HoodPolitixState(State):
         if typ == A_PLAY or typ == A_THROW:
             if not hand & KIND_MASK[kind]:
                 return illegal(f"you do not hold {KIND_CODES[kind]}")
-            if flag and hand.bit_count() > 2:
-                return illegal("nothing to announce: Mic Check and Mic Drop go with your "
-                               "last two cards")
+            if flag and hand.bit_count() > 2 and action - 1 in self.legal_actions(seat):
+                return _BLUFF  # the card without the flag is legal: the flag is a bluff
             if typ == A_THROW:
+                if kind >= NUMBER_KINDS:
+                    return faulty("only number cards can be thrown in")
                 return faulty(f"too late or not identical: the top card is "
                               f"{KIND_CODES[self.top]}")
             if arg >= 0 and (arg >= self.n or arg == seat or self.status[arg] != IN):
@@ -861,12 +884,26 @@ class HoodPolitixState(State):
         return self.check(seat, action).reason or "legal"
 
     def _apply_fault(self, seat: int, action: int, reason: str) -> list[Event]:
-        """§3: the card goes back and the offender draws 2; §5.2: a false accuser too."""
+        """§3: the card goes back and the offender draws 2; §5.2: a false accuser too. A
+        finished Judas holds cards again, so it is back in the round (as after §5.4)."""
         events = [Event("fault", seat, {"action": self.game.action_to_json(action),
                                         "reason": reason})]
         self.counts[0] += 1
-        self._draw(seat, PENALTY, events, "fault")
+        got = self._draw(seat, PENALTY, events, "fault")
+        if got and self.status[seat] == FINISHED:
+            self._unfinish(seat, events)
         return events
+
+    def _unfinish(self, seat: int, events: list[Event]) -> None:
+        """A finished seat holds cards again: IN, its place given up; a One-on-One Mic Drop
+        window that was waiting to end the round gives way to the game going on."""
+        self.finish_order.remove(seat)
+        self._set_status(seat, IN)
+        events.append(Event("rejoin", seat))
+        if self.phase == MICDROP_WAIT:
+            self.phase, self.due = self.saved
+            self.wait_seat = -1
+            self._restart_timer()
 
     # -- applying -----------------------------------------------------------------------
     def _apply(self, seat: int, action: int) -> list[Event]:
@@ -886,9 +923,12 @@ class HoodPolitixState(State):
         elif typ == A_ACCUSE:
             self._accuse(seat, AARG_T[action], AKIND_T[action], events)
         elif typ == A_MIC:
-            self.mic_duty = -1
-            if self.record_events:
-                events.append(Event("mic_check", seat))
+            if self.mic_duty == seat:
+                self.mic_duty = -1
+                if self.record_events:
+                    events.append(Event("mic_check", seat))
+            else:  # a bluff (§5.4): permitted, and it changes nothing
+                events.append(Event("mic_check", seat, {"bluff": True}))
         elif typ == A_POLITIX:
             self.politix_left[seat] -= 1
             if not self.politix_left[seat]:
@@ -900,8 +940,7 @@ class HoodPolitixState(State):
             if self.record_events:
                 events.append(Event("politix", seat))
         elif typ == A_END_POLITIX or typ == A_RELEASE:
-            self.pause = NO_PAUSE
-            self._restart_timer()
+            self.pause = NO_PAUSE  # the frozen move timer resumes (§5.3)
             if self.record_events:
                 events.append(Event("pause_end", seat))
         elif typ == A_TAKE:
@@ -932,7 +971,7 @@ class HoodPolitixState(State):
             if target >= 0:
                 ev["target"] = target
             if flag:
-                ev["mic"] = "check" if before == 2 else "drop"
+                ev["mic"] = _MIC_SAID[min(before, 3)]
             events.append(Event("play", seat, ev))
         nxt = self._next
         # A pending finish is settled by the first answer to the stack (§4 last card).
@@ -947,9 +986,12 @@ class HoodPolitixState(State):
                 if self.in_round.bit_count() <= 1:  # the One-on-One is decided by this answer
                     self._end_round(events)
                     return
-        if before == 2 and not flag:
-            self.mic_duty = seat
+        if before == 2:
+            self.penalised &= ~(1 << (seat * 3 + F_MIC_CHECK))  # a new Mic Check moment
+            if not flag:
+                self.mic_duty = seat
         elif before == 1:
+            self.penalised &= ~(1 << (seat * 3 + F_MIC_DROP))  # a new last card
             if not flag:
                 self.drop_seat = seat
             if typ == DEUCE or typ == IYF:
@@ -1081,11 +1123,14 @@ class HoodPolitixState(State):
         if self.record_events:
             ev: dict[str, Any] = {"card": KIND_CODES[kind]}
             if flag:
-                ev["mic"] = "check" if before == 2 else "drop"
+                ev["mic"] = _MIC_SAID[min(before, 3)]
             events.append(Event("throw_in", seat, ev))
-        if before == 2 and not flag:
-            self.mic_duty = seat
+        if before == 2:
+            self.penalised &= ~(1 << (seat * 3 + F_MIC_CHECK))
+            if not flag:
+                self.mic_duty = seat
         elif before == 1:
+            self.penalised &= ~(1 << (seat * 3 + F_MIC_DROP))
             if not flag:
                 self.drop_seat = seat
             self._finish(seat, events)
@@ -1138,15 +1183,11 @@ class HoodPolitixState(State):
             # Back in the round with 2 cards, no place given (§5.4).
             self.drop_seat = -1
             if self.status[accused] == FINISHED:
-                self.finish_order.remove(accused)
-            elif self.pending == accused:
+                self._unfinish(accused, events)
+            elif self.status[accused] == PENDING:  # a last Deuce or In Yo Face
                 self.pending = -1
-            self._set_status(accused, IN)
-            events.append(Event("rejoin", accused))
-            if self.phase == MICDROP_WAIT:
-                self.phase, self.due = self.saved
-                self.wait_seat = -1
-                self._restart_timer()
+                self._set_status(accused, IN)
+                events.append(Event("rejoin", accused))
         self._draw(accused, PENALTY, events, C.FAULT_CODES[fault])
         if fault == F_TIMEOUT:
             self._restart_timer()
@@ -1158,17 +1199,18 @@ class HoodPolitixState(State):
                 self._end_round(events)
             else:
                 self.expired = True
+                # A new timeout: an earlier penalised one of this seat is off the record.
+                self.penalised &= ~(1 << (self.due * 3 + F_TIMEOUT))
         elif timer == T_RESPEKT:
-            # §5.6: 2 more cards, no new Respekt; play resumes.
+            # §5.6: 2 more cards, no new Respekt; play resumes (the move timer too, §5.3).
             seat = self.pause_seat
             self.pause = NO_PAUSE
             self._draw(seat, PENALTY, events, "respekt")
-            self._restart_timer()
-        else:  # T_POLITIX
+        else:  # T_POLITIX: the frozen move timer resumes (§5.3)
             self.pause = NO_PAUSE
-            self._restart_timer()
 
     def deadlines(self) -> tuple[Deadline, ...]:
+        """The pause's timer during a pause, else the move timer unless it expired."""
         if self.phase == OVER:
             return ()
         g = self.game
@@ -1178,6 +1220,17 @@ class HoodPolitixState(State):
         if self.pause == P_RESPEKT:
             return (Deadline(CLOCK, EXPIRE_ID[T_RESPEKT], g.respekt_seconds, self.pause_since,
                              f"seat {self.pause_seat} draws 2 more unless released"),)
+        return self._move_timer()
+
+    def frozen_timers(self) -> tuple[Deadline, ...]:
+        """§5.3: the move timer is frozen during a pause; it comes back in ``deadlines``
+        with the same ``since`` when the pause ends, and runs on from where it stopped."""
+        if not self.pause or self.phase == OVER:
+            return ()
+        return self._move_timer()
+
+    def _move_timer(self) -> tuple[Deadline, ...]:
+        g = self.game
         if self.expired or g.move_seconds <= 0:
             return ()
         reason = ("the Mic Drop window closes" if self.phase == MICDROP_WAIT
@@ -1368,6 +1421,12 @@ class HoodPolitixState(State):
 
     def clone(self) -> HoodPolitixState:
         return self._copy(self.shuffler.copy())
+
+    def _position(self) -> dict[str, Any]:
+        """This state's ``"state"`` object of a position (``position.py``)."""
+        from .position import write
+
+        return write(self)
 
     def _copy(self, shuffler: Shuffler) -> HoodPolitixState:
         """A copy with ``shuffler`` (a determinisation replaces the generator, so

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from spieltisch import load_position
 from spieltisch.bots.base import RandomBot
 from spieltisch.core import CLOCK, Verdict, get_spec
 from spieltisch.games.hood_politix import cards as C
@@ -13,7 +14,7 @@ from spieltisch.games.hood_politix.bot import HeuristicBot
 from spieltisch.games.hood_politix.state import FINISHED, IN, MICDROP_WAIT, SNITCH_R
 from spieltisch.runner import play_out, step
 
-from .test_scenarios import CC, A, B, D, act, arrange, new_table, size, verdict
+from .test_scenarios import CC, A, B, D, act, new_table, position, size, verdict
 
 
 def _walk(n: int, games: int, seed: int = 0):
@@ -92,12 +93,9 @@ def test_heuristic_bot_beats_random():
 
 def test_one_on_one_mic_drop_window():
     """§9.7: the last finisher without Mic Drop; the remaining player accuses or passes."""
-    game = get_spec("hood_politix").configure(2, {"first_dealer": 1})
-    start = C.CARD_CODES[C.first_of_kind(C.ALL_CARDS, C.KIND_INDEX["G7"])]
-    deal = [c for c in C.CARD_CODES if c != start][:12]
     for how in ("accuse", "pass", "clock"):
-        s = game.new_state(seed=1, deck=deal + [start])
-        arrange(s, {0: ["G3"], 1: ["Y1", "Y2", "Y3"]})
+        s = load_position(position("G7", {0: ["G3"], 1: ["Y1", "Y2", "Y3"]}, exact=(0, 1),
+                                   players=2))
         act(s, 0, "play G3")
         assert s.phase == MICDROP_WAIT and s.to_act() == (1,)
         if how == "accuse":

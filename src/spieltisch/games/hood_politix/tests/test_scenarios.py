@@ -1,19 +1,20 @@
 """The numbered test scenarios of hood_politix.md §8, as exact tests.
 
-Seats A, B, C, D are 0, 1, 2, 3; D deals, so A is first to act. The deck is
-stacked for the start card; ``arrange`` then puts exactly the named cards in the
-hands and on top of the draw pile (cards only move between hands and the draw
-pile, so the card count is unchanged).
+Seats A, B, C, D are 0, 1, 2, 3; D deals, so A is first to act. Every table is set up
+as a position (``docs/positions.md``): ``position`` writes one from the start card, the
+named hands (padded to 6 unless ``exact``) and the top of the draw pile; the rest of the
+cards form the draw pile below them.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
-from spieltisch.core import CLOCK, IllegalAction, Verdict, get_spec
-from spieltisch.core.cards import cards_of
+from spieltisch import load_position
+from spieltisch.core import CLOCK, IllegalAction, Verdict
 from spieltisch.games.hood_politix import cards as C
 from spieltisch.games.hood_politix.state import FINISHED, IN, PENDING, HoodPolitixState
 
@@ -22,41 +23,68 @@ FILLERS = {A: ["O1", "O2", "O3", "O4", "O5", "O6"], B: ["O7", "O8", "O9", "O10",
            CC: ["O3", "O4", "O5", "O6", "O7", "O8"], D: ["O9", "O10", "Y1", "Y2", "Y3", "Y4"]}
 
 
+def position(start: str = "G7", hands: dict[int, list[str]] | None = None,
+             draw_top: tuple[str, ...] = (), exact: tuple[int, ...] = (), players: int = 4,
+             options: dict[str, Any] | None = None, seats: dict[int, dict[str, Any]] | None
+             = None, **state: Any) -> dict[str, Any]:
+    """A position of round 1 just dealt by the last seat: ``start`` on the discard pile, the
+    seat after the dealer due. ``seats`` adds fields to seats, ``state`` replaces fields."""
+    pool = list(C.CARD_CODES)  # physical codes, so that the rest of the pile can be listed
+
+    def take(code: str) -> str:
+        kind = C.KIND_INDEX[code.upper()]
+        for i, card in enumerate(pool):
+            if C.KIND_OF[i] == kind and card:
+                pool[i] = ""
+                return card
+        raise AssertionError(f"no {code} left to deal")
+
+    dealer = players - 1
+    discard = [take(start)]
+    seat_list = []
+    for seat in range(players):
+        want = list((hands or {}).get(seat, []))
+        if seat not in exact:
+            want += FILLERS[seat][: max(0, 6 - len(want))]
+        seat_list.append({"hand": [take(c) for c in want], **(seats or {}).get(seat, {})})
+    draw = [take(c) for c in draw_top] + [c for c in pool if c]
+    body = {"round": 1, "dealer": dealer, "seats": seat_list, "draw": draw,
+            "discard": discard, "phase": "turn", "due": (dealer + 1) % players}
+    return {"version": 1, "game": "hood_politix", "players": players,
+            "options": {"first_dealer": dealer, **(options or {})}, "chance": {"seed": 1},
+            "state": {**body, **state}}
+
+
 def new_table(start: str, hands: dict[int, list[str]], draw_top: tuple[str, ...] = (),
               exact: tuple[int, ...] = (), **options) -> HoodPolitixState:
     """Seats in ``exact`` hold exactly the named cards; the others are padded to 6."""
-    game = get_spec("hood_politix").configure(4, {"first_dealer": 3, **options})
-    start_id = C.first_of_kind(C.ALL_CARDS, C.KIND_INDEX[start])
-    deal = [c for c in C.CARD_CODES if c != C.CARD_CODES[start_id]][:24]
-    s = game.new_state(seed=1, deck=deal + [C.CARD_CODES[start_id]])
+    s = load_position(position(start, hands, draw_top, exact, options=options))
+    assert isinstance(s, HoodPolitixState)
     assert s.top == C.KIND_INDEX[start] and s.due == A
-    full = {}
-    for seat in range(4):
-        want = list(hands.get(seat, []))
-        if seat not in exact:
-            want += FILLERS[seat][: max(0, 6 - len(want))]
-        full[seat] = want
-    arrange(s, full, draw_top)
     return s
 
 
 def arrange(s: HoodPolitixState, hands: dict[int, list[str]], draw_top=()) -> None:
-    loose = list(s.draw)
+    """Give ``s`` exactly these hands and draw pile top, through its position: the named
+    cards come from those hands and the draw pile, which takes the rest (for tests that
+    already hold a state; new tables are set up with ``position``)."""
+    pos = s.position()
+    body = pos["state"]
+    loose = list(body["draw"])
     for seat in hands:
-        loose += cards_of(s.hands[seat])
+        loose += body["seats"][seat]["hand"]
 
-    def take(code: str) -> int:
-        kind = C.KIND_INDEX[code.upper()]
-        for i, c in enumerate(loose):
-            if C.KIND_OF[c] == kind:
+    def take(code: str) -> str:
+        for i, card in enumerate(loose):
+            if C.KIND_OF[s.game.card_id(card)] == C.KIND_INDEX[code.upper()]:
                 return loose.pop(i)
         raise AssertionError(f"no {code} left to arrange")
 
     for seat, codes in hands.items():
-        s.hands[seat] = sum(1 << take(c) for c in codes)
-    top = [take(c) for c in draw_top]
-    s.draw = loose + top[::-1]
-    s.buried = 0
+        body["seats"][seat]["hand"] = [take(c) for c in codes]
+    body["draw"] = [take(c) for c in draw_top] + loose
+    body["buried"] = 0
+    vars(s).update(vars(load_position(pos)))
 
 
 def act(s: HoodPolitixState, seat: int, text: str):
@@ -319,3 +347,153 @@ def test_a_search_copy_leaves_out_the_events_of_plays_and_draws():
     assert [e.kind for e in s.apply(B, draw)] == ["draw"]
     assert copy.apply(B, draw) == []
     assert s.view(B)["hand_sizes"] == copy.view(B)["hand_sizes"]
+
+
+# -- departures from the spec closed (issue 19) -----------------------------------------
+
+def texts(s: HoodPolitixState, seat: int) -> list[str]:
+    return sorted(s.game.action_to_json(a) for a in s.legal_actions(seat))
+
+
+def test_5_3_the_move_timer_is_frozen_during_a_pause():
+    """A plays at t=0; C throws in at t=2 (the timer restarts); A calls Politix at t=4; the
+    pause ends at t=64; at t=65.5 C's timeout claim on B is valid (3.5 s of B's move). The
+    engine keeps no clock: the timer leaves ``deadlines`` for ``frozen_timers`` and comes
+    back with the same ``since`` (the runners' clocks: test_realtime, tests/server)."""
+    s = new_table("G7", {A: ["G3"], CC: ["G3"]})
+    act(s, A, "play G3")
+    act(s, CC, "throw G3")
+    (timer,) = s.deadlines()
+    assert timer.since == s.move_number == 2 and timer.seconds == 3.0
+    act(s, A, "politix")
+    assert s.frozen_timers() == (timer,)
+    (pause,) = s.deadlines()
+    assert pause.action == C.EXPIRE_ID[C.T_POLITIX] and pause.seconds == 60.0
+    s.apply(CLOCK, pause.action)
+    assert s.deadlines() == (timer,) and s.frozen_timers() == () and not s.pause
+    s.apply(CLOCK, timer.action)  # the runner resumes it: 1 s left, gone at t=65
+    act(s, CC, "accuse 1 timeout")
+    assert size(s, B) == 8 and size(s, CC) == 5 and s.to_act() == (B,)
+
+
+def test_5_3_a_timer_that_ran_out_before_the_pause_stays_out():
+    """The timer resumes with the time it had left, none here; timeout claims wait for
+    the pause to end (§9.5: rejected, no penalty)."""
+    s = new_table("G7", {A: ["G3"]})
+    s.apply(CLOCK, s.deadlines()[0].action)
+    act(s, D, "politix")
+    assert s.frozen_timers() == ()
+    assert verdict(s, CC, "accuse 0 timeout") is Verdict.ILLEGAL
+    act(s, D, "end politix")
+    assert s.expired and s.deadlines() == ()
+    act(s, CC, "accuse 0 timeout")
+    assert size(s, A) == 8 and size(s, CC) == 6
+
+
+def test_5_3_the_respekt_pause_freezes_the_timer_too():
+    s = new_table("G7", {A: ["GDU"], B: ["PIY"]})
+    act(s, A, "play GDU")
+    act(s, B, "play PIY")
+    act(s, CC, "accept")
+    (timer,) = s.frozen_timers()
+    assert timer.since == s.move_number and timer.reason == "seat 3 is too slow"
+    act(s, CC, "release")
+    assert s.deadlines() == (timer,) and s.to_act() == (D,)
+
+
+def test_5_1_throwing_in_an_action_card_is_a_fault():
+    """§3, §5.1: the card goes back and the thrower draws 2, like a wrong number card."""
+    s = new_table("G7", {CC: ["ODU", "Y4"]})
+    throw = s.game.action_from_json("throw ODU")
+    assert s.game.action_to_json(throw) == "throw ODU"
+    assert s.check(CC, throw).reason == "only number cards can be thrown in"
+    events = act(s, CC, "throw ODU")
+    assert [e.kind for e in events] == ["fault", "draw"]
+    assert holds(s, CC, "ODU") and size(s, CC) == 8
+    assert s.to_act() == (A,) and s.top == C.KIND_INDEX["G7"]
+    assert verdict(s, CC, "throw Y4") is Verdict.FAULTY  # a number card that is not G7
+    act(s, CC, "throw Y4")
+    assert holds(s, CC, "Y4") and size(s, CC) == 10
+
+
+def finished_d(**state: Any) -> HoodPolitixState:
+    """D has finished (1st); A holds G3 G4, B a G5."""
+    return load_position(position("G7", {A: ["G3", "G4"], B: ["G5"]}, exact=(A, D),
+                                  finish_order=[D], seats={D: {"status": "finished"}},
+                                  **state))
+
+
+def test_5_2_a_finished_player_may_accuse():
+    s = finished_d()
+    assert D not in s.out_of_turn() and s.legal_actions(D) == []
+    act(s, A, "play G3")
+    act(s, B, "play G5")
+    assert D in s.out_of_turn() and texts(s, D) == ["accuse 0 mic-check"]
+    act(s, D, "accuse 0 mic-check")
+    assert size(s, A) == 3 and size(s, D) == 0 and s.status[D] == FINISHED
+
+
+def test_5_2_a_finished_judas_is_back_in_the_round():
+    """[DECISION] A false accusation costs a finished player 2 cards too; holding cards,
+    it is back in the round and gives up its place (as after a missed Mic Drop)."""
+    s = finished_d()
+    assert s.check(D, s.game.action_from_json("accuse 1 mic-drop")).verdict is Verdict.FAULTY
+    events = act(s, D, "accuse 1 mic-drop")
+    assert [e.kind for e in events] == ["fault", "draw", "rejoin"]
+    assert size(s, D) == 2 and s.status[D] == IN and s.finish_order == []
+    assert s.to_act() == (A,)
+
+
+def test_9_4_a_penalised_fault_stays_on_record():
+    """A repeat accusation is ignored as long as the fault is on record, also after later
+    moves; the record ends when the seat can commit that fault anew."""
+    s = new_table("G7", {A: ["G3", "G4"], B: ["G5"], CC: ["G6"]}, exact=(A,))
+    act(s, A, "play G3")
+    act(s, B, "play G5")
+    act(s, D, "accuse 0 mic-check")
+    act(s, CC, "play G6")
+    assert verdict(s, B, "accuse 0 mic-check") is Verdict.ILLEGAL
+    assert s.check(B, s.game.action_from_json("accuse 0 mic-check")).reason == \
+        "that fault has already been penalised (ignored)"
+    with pytest.raises(IllegalAction):
+        act(s, B, "accuse 0 mic-check")
+    assert [size(s, x) for x in range(4)] == [3, 5, 5, 6]
+    # A timeout: a repeat claim within the fresh 3 s is ignored; once they pass, valid.
+    s.apply(CLOCK, s.deadlines()[0].action)
+    act(s, A, "accuse 3 timeout")
+    assert size(s, D) == 8
+    assert verdict(s, B, "accuse 3 timeout") is Verdict.ILLEGAL
+    s.apply(CLOCK, s.deadlines()[0].action)
+    assert verdict(s, B, "accuse 3 timeout") is Verdict.LEGAL
+    act(s, B, "accuse 3 timeout")
+    assert size(s, D) == 10 and size(s, B) == 5
+
+
+def test_5_4_a_false_mic_check_is_a_permitted_bluff():
+    """Accepted, no penalty, nothing changes: an announcement with nothing to announce,
+    and a ``mic`` flag with more than two cards."""
+    s = new_table("G7", {A: ["G3", "G4"], B: ["G5"]}, exact=(A,))
+    before = s.view(None)
+    assert s.check(B, s.game.action_from_json("mic check")).verdict is Verdict.LEGAL
+    assert [e.full() for e in act(s, B, "mic check")] == \
+        [{"kind": "mic_check", "seat": B, "bluff": True}]
+    assert s.view(None) == before
+    act(s, A, "play G3")  # a real duty: A is down to one card without announcing it
+    assert s.view(None)["mic_check_due"] == A
+    act(s, D, "mic check")  # D's bluff does not announce for A
+    assert s.view(None)["mic_check_due"] == A
+    events = act(s, B, "play G5 mic")  # six cards: the flag is a bluff
+    assert events[0].public == {"card": "G5", "mic": "bluff"}
+    assert size(s, B) == 5 and s.to_act() == (CC,)
+    assert s.view(None)["mic_check_due"] is None and s.mic_duty == -1
+    assert s.view(None)["open_faults"] == [{"seat": A, "fault": "mic-check"}]
+    assert [size(s, x) for x in range(4)] == [1, 5, 6, 6]
+
+
+def test_politix_calls_are_limited_per_round():
+    """[DECISION] ``politix_calls`` (1 by default) per player and round: no stalling."""
+    s = new_table("G7", {A: ["G3"]}, politix_calls=2)
+    for _ in range(2):
+        act(s, B, "politix")
+        act(s, B, "end politix")
+    assert s.check(B, C.POLITIX).reason == "you have no Politix call left this round"
