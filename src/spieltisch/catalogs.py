@@ -58,9 +58,11 @@ def extract() -> dict[str, dict[str, tuple[str, ...]]]:
     for path in source_files():
         method, keywords = ("javascript", JS_KEYWORDS) if path.suffix == ".js" \
             else ("python", PY_KEYWORDS)
+        # the client builds its HTML in template strings: read the t() calls inside them
+        options = {"parse_template_string": True} if path.suffix == ".js" else {}
         found = out.setdefault(domain_of(path), {})
         for _line, message, _comments, _context in extract_from_file(
-                method, str(path), keywords=keywords):
+                method, str(path), keywords=keywords, options=options):
             msg = (message,) if isinstance(message, str) else tuple(message)
             if msg[0]:
                 found[msg[0]] = msg

@@ -188,6 +188,12 @@ def _messages(lang: str, domain: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for m in catalog:
         if m.id and m.string and not m.fuzzy:
-            key = m.id if isinstance(m.id, str) else m.id[0]
-            out[key] = m.string if isinstance(m.string, str) else m.string[0]
+            if isinstance(m.id, str):
+                out[m.id] = m.string
+            else:
+                # a plural entry: each form under its English msgid (English, German and
+                # Dutch have two forms: singular for 1, plural for every other number)
+                out[m.id[0]] = m.string[0]
+                if len(m.id) > 1 and len(m.string) > 1 and m.string[1]:
+                    out[m.id[1]] = m.string[1]
     return out

@@ -17,7 +17,8 @@ import pytest
 if TYPE_CHECKING:
     from spieltisch.server.loopback import LoopbackServer
 
-ARTIFACTS = Path(__file__).parent / "artifacts"
+#: Screenshots of the tables (one per game and language), ignored by git.
+ARTIFACTS = Path(__file__).resolve().parents[2] / "results" / "browser"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
@@ -44,6 +45,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackServer]
 
 
 @pytest.fixture(scope="package")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackServer]:
+    """The rules' own times (x1), for whole games: tables pick short timers by option."""
+    pytest.importorskip("uvicorn")
+    db = tmp_path_factory.mktemp("browser-quick") / "server.sqlite3"
+    from spieltisch.server import ServerConfig
+    from spieltisch.server.loopback import LoopbackServer
+
+    config = ServerConfig(db_url=f"sqlite:///{db}", time_scale=1.0, grace_seconds=600.0)
+    with LoopbackServer(config, timeout=30.0) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     path = chromium_path()
     if path is None:
@@ -57,5 +71,5 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture()
 def artifacts() -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS

@@ -15,8 +15,11 @@ from spieltisch.server.loopback import LoopbackServer
 def test_page_and_static(server: LoopbackServer) -> None:
     for path in ("/", "/t/ABCDEF", "/r/ABCDEF"):
         r = httpx.get(server.base + path)
-        assert r.status_code == 200 and '<main id="app">' in r.text
-    for path in ("/static/app.js", "/static/style.css", "/static/games/common.js",
+        assert r.status_code == 200 and '<main id="app"' in r.text
+    modules = ("app", "connection", "games", "i18n", "lobby", "markdown", "marked.esm",
+               "replay", "router", "rules", "table", "util")
+    for path in ("/static/style.css", *(f"/static/{m}.js" for m in modules),
+                 "/static/games/common.js", "/static/games/generic.js",
                  *(f"/static/games/{g}.js" for g in game_names())):
         assert httpx.get(server.base + path).status_code == 200, path
 

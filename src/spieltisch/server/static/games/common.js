@@ -1,63 +1,99 @@
-// Shared helpers for the per-game table renderers (plain ES module, no build step).
+// Shared pieces of the per-game table renderers: names, French cards, small layouts.
+//
+// A game module (games/<game>.js) exports a default object; every member but `card`,
+// `cardName` and `hand` is optional (games/generic.js shows the defaults):
+//   title                  the game's name (a proper name, never translated)
+//   card(code)             a card face as HTML (symbol and words: never colour alone)
+//   cardName(code)         the card in words (accessible names, selections)
+//   hand(view)             the codes of the player's cards
+//   sorts, sortHand(cards, key)   the hand's orders ([{key, label()}]) and sorting
+//   seatInfo(view, s, ctx) short facts about a seat (HTML snippets: cards, role…)
+//   scores(view), scoreText(n)    each seat's score and how a score reads ("3 points")
+//   centre(view, ctx)      the middle of the table: the last play, piles, the situation
+//   notes(view, ctx)       what only this seat knows (HTML), under the hand
+//   full(view, ctx)        everyone's cards of a full view (replays)
+//   standing(action)       true for options that stay open (a toolbar, not a prompt)
+//   attempt(card, required, view)  the action to try for a card no legal action uses
+//   penalty()              the warning before such an attempt, where it costs cards
+//   handLabel()            the heading over the hand
 
-export const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => (
-  { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+import { t, tn } from '../i18n.js';
+import { esc } from '../util.js';
 
+export { esc };
+
+/** A seat's name for `ctx` (names, the reader's seat): "Anna", "Anna (you)". */
 export function who(ctx, s) {
-  if (s === null || s === undefined || s < 0) return 'the clock';
-  const n = ctx.names?.[s] || `seat ${s}`;
-  return s === ctx.seat ? `${n} (you)` : n;
+  if (s === null || s === undefined || s < 0) return t('the clock');
+  const name = ctx.names?.[s] || t('Seat {number}', { number: s + 1 });
+  return s === ctx.seat ? t('{player} (you)', { player: name }) : name;
 }
 
-// Display names of the seats; duplicates ("random", "random") get their seat number.
-export function seatNames(seats) {
-  const base = seats.map((s) => s.name || (s.kind === 'bot' ? `${s.bot} bot` : `seat ${s.seat}`));
-  return base.map((n, i) => (base.filter((x) => x === n).length > 1 ? `${n} #${i}` : n));
-}
+/** Several seats by name: "Anna, Ben". */
+export const whoList = (ctx, seats) => (seats || []).map((s) => who(ctx, +s)).join(', ');
 
-// French-suited cards: suit symbol + letter + colour; never colour alone.
+/** A labelled value on the table: "Round 2". */
+export const fact = (html) => `<span class="fact">${html}</span>`;
+
+/** A highlighted line about what is going on now. */
+export const note = (html) => `<p class="note">${html}</p>`;
+
+/** A row of cards. */
+export const cardRow = (codes, render) => `<span class="cards">${(codes || []).map(render).join('')}</span>`;
+
+// -- French-suited cards (President, Hockey) ----------------------------------------
 const SUITS = {
-  C: ['♣', 'clubs', 'black'], D: ['♦', 'diamonds', 'red'],
-  H: ['♥', 'hearts', 'red'], S: ['♠', 'spades', 'black'],
+  C: { symbol: '♣', red: false, name: () => t('clubs') },
+  D: { symbol: '♦', red: true, name: () => t('diamonds') },
+  H: { symbol: '♥', red: true, name: () => t('hearts') },
+  S: { symbol: '♠', red: false, name: () => t('spades') },
 };
-const RANKS = { A: 'Ace', J: 'Jack', Q: 'Queen', K: 'King' };
+const RANK_WORDS = { A: () => t('Ace'), J: () => t('Jack'), Q: () => t('Queen'), K: () => t('King') };
 
+/** "Ace of hearts", "10 of spades", "Joker 1". */
 export function frenchName(code) {
-  if (/^JK/.test(code)) return `Joker ${code.slice(2)}`;
+  if (code.startsWith('JK')) return t('Joker {number}', { number: code.slice(2) });
   const suit = SUITS[code.slice(-1)];
   const rank = code.slice(0, -1);
   if (!suit) return code;
-  return `${RANKS[rank] || rank} of ${suit[1]}`;
+  return t('{rank} of {suit}', { rank: RANK_WORDS[rank] ? RANK_WORDS[rank]() : rank, suit: suit.name() });
 }
 
-export function frenchCard(code, extra = '') {
-  if (/^JK/.test(code)) {
-    return `<span class="card joker ${extra}" data-card="${esc(code)}" title="Joker">`
-      + `<b>★</b><small>Joker</small></span>`;
+/** A French card: rank and suit symbol, the suit's name under it. */
+export function frenchCard(code) {
+  if (code.startsWith('JK')) {
+    return `<span class="card joker" role="img" aria-label="${esc(frenchName(code))}">`
+      + `<b aria-hidden="true">★</b><small aria-hidden="true">${esc(t('Joker'))}</small></span>`;
   }
   const suit = SUITS[code.slice(-1)];
-  if (!suit) return `<span class="card ${extra}" data-card="${esc(code)}"><b>${esc(code)}</b></span>`;
-  const rank = code.slice(0, -1);
-  return `<span class="card suit-${suit[2]} ${extra}" data-card="${esc(code)}" `
-    + `title="${esc(frenchName(code))}" aria-label="${esc(frenchName(code))}">`
-    + `<b>${esc(rank)}${suit[0]}</b><small>${esc(suit[1])}</small></span>`;
+  if (!suit) return `<span class="card">${esc(code)}</span>`;
+  return `<span class="card${suit.red ? ' red' : ''}" role="img" aria-label="${esc(frenchName(code))}">`
+    + `<b aria-hidden="true">${esc(code.slice(0, -1))}${suit.symbol}</b>`
+    + `<small aria-hidden="true">${esc(suit.name())}</small></span>`;
 }
 
-export function back(n = 1, label = 'face down') {
-  return `<span class="card back" title="${esc(label)}"><b>🂠</b><small>${n > 1 ? `×${n}` : ''}</small></span>`;
+/** Sort French cards by suit then rank (`bySuit`) or by rank then suit; `ranks` low to high. */
+export function sortFrench(codes, ranks, bySuit) {
+  const suitOrder = 'CDHS';
+  const rank = (c) => (c.startsWith('JK') ? ranks.length + +c.slice(2) : ranks.indexOf(c.slice(0, -1)));
+  const suit = (c) => (c.startsWith('JK') ? 9 : suitOrder.indexOf(c.slice(-1)));
+  return [...codes].sort((a, b) => (bySuit
+    ? suit(a) - suit(b) || rank(a) - rank(b)
+    : rank(a) - rank(b) || suit(a) - suit(b)));
 }
 
-export function cards(list, render) {
-  return (list || []).map((c) => render(c)).join(' ');
-}
+/** The two orders of a French hand. */
+export const FRENCH_SORTS = [
+  { key: 'suit', label: () => t('by suit') },
+  { key: 'rank', label: () => t('by rank') },
+];
 
-export function kv(label, value) {
-  return `<div class="kv"><span>${esc(label)}</span> <strong>${value}</strong></div>`;
-}
+/** A card's count in words: "5 cards". */
+export const cardCount = (n) => tn('{n} card', '{n} cards', n ?? 0);
 
-// The hands of a full view (replays: everyone's cards), if the view has them.
-export function allHands(view, ctx, render) {
-  if (!Array.isArray(view.hands)) return '';
-  return `<div class="allhands"><h3>All hands (full view)</h3>${view.hands.map((h, s) =>
-    `<div class="row"><span class="who">${esc(who(ctx, s))}</span> ${cards(h, render)}</div>`).join('')}</div>`;
+/** Everyone's cards of a full view (replays and the end of a game), if the view has them. */
+export function allHands(hands, ctx, render) {
+  if (!Array.isArray(hands)) return '';
+  return `<div class="allhands"><h3>${esc(t('All hands'))}</h3>${hands.map((h, s) => `<div class="row">`
+    + `<span class="who">${esc(who(ctx, s))}</span> ${cardRow(h, render)}</div>`).join('')}</div>`;
 }

@@ -1,13 +1,17 @@
-import { esc, allHands } from './common.js';
+// The fallback for a game without its own module: cards by their codes, scores, the
+// seats' card counts. Its actions are still playable through the server's labels.
+import { cardCount, esc } from './common.js';
+import { tn } from '../i18n.js';
 
-// Fallback for a game without its own renderer: the view as JSON.
 export default {
   title: null,
-  verb: null,
-  card: (c) => `<span class="card" data-card="${esc(c)}"><b>${esc(c)}</b></span>`,
-  cardName: (c) => c,
+  card: (c) => `<span class="card" role="img" aria-label="${esc(c)}"><b aria-hidden="true">${esc(c)}</b></span>`,
+  cardName: (c) => String(c),
   hand: (v) => (Array.isArray(v.hand) ? v.hand.map(String) : []),
-  scores: (v) => v.scores ?? null,
-  seatInfo: () => '',
-  table: (v, ctx) => `<pre class="small">${esc(JSON.stringify(v, null, 1))}</pre>${allHands(v, ctx, (c) => esc(c))}`,
+  scores: (v) => (Array.isArray(v.scores) ? v.scores : null),
+  scoreText: (n) => tn('{n} point', '{n} points', n),
+  seatInfo(v, s) {
+    const sizes = v.hand_sizes || v.hand_counts;
+    return Array.isArray(sizes) ? [esc(cardCount(sizes[s]))] : [];
+  },
 };

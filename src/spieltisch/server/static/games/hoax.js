@@ -1,64 +1,182 @@
-import { esc, who, kv } from './common.js';
+// HOAX: secret identities (their original Dutch names kept), chips, claims and doubts.
+import { t, tn } from '../i18n.js';
+import { esc, fact, note, who, whoList } from './common.js';
 
-// Identities and chips with their original (Dutch) names beside the English ones.
-const IDENT = {
-  baron: ['Baron', 'baron', '♜'], monk: ['Monk', 'monnik', '✝'], judge: ['Judge', 'rechter', '⚖'],
-  merchant: ['Merchant', 'handelaar', '¤'], magician: ['Magician', 'magiër', '✦'],
-  thief: ['Thief', 'dief', '🗝'], farmer: ['Farmer', 'boer', '🌾'],
+/** Each identity as the game names it: the reader's word with the original Dutch name. */
+const IDENTITIES = {
+  baron: { symbol: '♜', name: () => t('Baron') },
+  monk: { symbol: '✝', name: () => t('Monk (monnik)') },
+  judge: { symbol: '⚖', name: () => t('Judge (rechter)') },
+  merchant: { symbol: '¤', name: () => t('Merchant (handelaar)') },
+  magician: { symbol: '✦', name: () => t('Magician (magiër)') },
+  thief: { symbol: '⚿', name: () => t('Thief (dief)') },
+  farmer: { symbol: '⚘', name: () => t('Farmer (boer)') },
 };
-const CHIPS = { gold: ['goud', '●'], wine: ['wijn', '▲'], grain: ['graan', '■'] };
+const ORDER = Object.keys(IDENTITIES);
+const CHIPS = {
+  gold: { symbol: '●', name: () => t('gold') },
+  wine: { symbol: '▲', name: () => t('wine') },
+  grain: { symbol: '■', name: () => t('grain') },
+};
 
-export const identName = (id) => (IDENT[id] ? `${IDENT[id][0]} (${IDENT[id][1]})` : id);
+export const identityName = (id) => (IDENTITIES[id] ? IDENTITIES[id].name() : id);
+const identityList = (ids) => [...ids].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b)).map(identityName).join(', ');
 
 export function card(id) {
-  const d = IDENT[id];
-  if (!d) return `<span class="card" data-card="${esc(id)}"><b>${esc(id)}</b></span>`;
-  return `<span class="card hx hx-${esc(id)}" data-card="${esc(id)}" title="${esc(identName(id))}">`
-    + `<b>${d[2]} ${esc(d[0])}</b><small>${esc(d[1])}</small></span>`;
+  const d = IDENTITIES[id];
+  if (!d) return `<span class="card">${esc(id)}</span>`;
+  return `<span class="card hx" role="img" aria-label="${esc(d.name())}"><b aria-hidden="true">${d.symbol}</b>`
+    + `<small aria-hidden="true">${esc(d.name())}</small></span>`;
 }
 
-const chip = (name, n) => `<span class="chip chip-${name}" title="${esc(name)} (${CHIPS[name][0]})">${CHIPS[name][1]} ${esc(name)} ${esc(n)}</span>`;
+/** "● 2 gold": a symbol, the count and the word. */
+const chip = (name, n) => `<span class="chip chip-${name}">${CHIPS[name].symbol} ${esc(`${n ?? 0} ${CHIPS[name].name()}`)}</span>`;
+const chips = (counts) => Object.keys(CHIPS).map((c) => chip(c, counts?.[c] ?? 0)).join(' ');
+const chipWord = (name) => (CHIPS[name] ? CHIPS[name].name() : name);
+
+const PHASES = {
+  cover: () => t('Everyone covers one identity that is not their own.'),
+  chip: () => t('Everyone takes one starting chip from the bank.'),
+  declare: (p) => t('{player} declares an action.', { player: p }),
+  doubt: () => t('Anyone may doubt the claim.'),
+  vote: () => t('Everyone votes on the doubt.'),
+  protect: () => t('The players the action affects may protect themselves.'),
+  give: () => t('The collection: the players choose which chip they give.'),
+  show: () => t('False identities are being shown for the information bought.'),
+  illegal: (p) => t('Anyone may declare the action of {player} illegal.', { player: p }),
+  fine: (p) => t('{player} may be sentenced to a fine.', { player: p }),
+  forgive: (p) => t('{player} may be forgiven.', { player: p }),
+  settle: (p) => t('{player} pays one fine or forgiveness.', { player: p }),
+  pass: () => t('The paid judge passes one chip of the fine on.'),
+  over: () => t('The game is over.'),
+};
+const PURPOSES = {
+  action: () => t('for the action'),
+  protect: () => t('to protect themselves'),
+  illegal: () => t('to declare the action illegal'),
+  fine: () => t('to impose a fine'),
+  forgive: () => t('to offer forgiveness'),
+  'settle-protect': () => t('to protect themselves against the conviction'),
+};
+
+/** A declared action's text form ("thief steal 2 wine 1 0") as a sentence. */
+export function declaration(text, player, ctx) {
+  const w = text.split(' ');
+  const identity = identityName(w[0]);
+  const args = { player, identity };
+  const name = (s) => who(ctx, +s);
+  switch (`${w[0]} ${w[1]}`) {
+    case 'baron takegold': return t('{player} claims to be the {identity} and takes 2 gold from the treasury.', args);
+    case 'baron tax': return t('{player} claims to be the {identity} and levies a tax on {chip}.', { ...args, chip: chipWord(w[2]) });
+    case 'monk press': return t('{player} claims to be the {identity} and presses 2 barrels of wine.', args);
+    case 'monk collect': return t('{player} claims to be the {identity} and holds a collection.', args);
+    case 'judge wine': return t('{player} claims to be the {identity} and fetches a barrel of wine from the cellar.', args);
+    case 'judge grain': return t('{player} claims to be the {identity} and receives a sack of grain as rent.', args);
+    case 'merchant earn': return t('{player} claims to be the {identity} and earns a sack of gold.', args);
+    case 'farmer harvest': return t('{player} claims to be the {identity} and harvests 2 sacks of grain.', args);
+    case 'magician enchant': return t('{player} claims to be the {identity} and enchants {target}.', { ...args, target: name(w[2]) });
+    case 'merchant trade': {
+      const m = +w[5];
+      const trade = { ...args, give: `${m} ${chipWord(w[3])}`, get: `${m} ${chipWord(w[4])}` };
+      return w[2] === 'bank'
+        ? t('{player} claims to be the {identity} and trades {give} for {get} with the bank.', trade)
+        : t('{player} claims to be the {identity} and trades {give} for {get} with {partner}.', { ...trade, partner: name(w[2]) });
+    }
+    case 'thief steal': {
+      const steal = { ...args, chips: `${w[4]} ${chipWord(w[3])}`, target: name(w[2]) };
+      return +w[5] ? tn('{player} claims to be the {identity} and steals {chips} from {target}, breaking {n} trio.',
+        '{player} claims to be the {identity} and steals {chips} from {target}, breaking {n} trios.', +w[5], steal)
+        : t('{player} claims to be the {identity} and steals {chips} from {target}.', steal);
+    }
+    default:
+      if (w[0] === 'buy') {
+        return tn('{player} buys information about {target} with {n} trio.', '{player} buys information about {target} with {n} trios.', +w[2], { player, target: name(w[1]) });
+      }
+      if (w[0] === 'accuse') {
+        return t('{player} accuses {target} of being the {identity}.', { player, target: name(w[1]), identity: identityName(w[2]) });
+      }
+      return t('{player} declares an action.', { player });
+  }
+}
+
+const bySeat = (types, ctx) => Object.entries(types).map(([s, c]) => `${who(ctx, +s)} (${chipWord(c)})`).join(', ');
 
 export default {
   title: 'HOAX',
-  verb: null,
   card,
-  cardName: identName,
+  cardName: identityName,
   hand: (v) => (v.identity ? [v.identity] : []),
-  handLabel: 'Your identity (secret)',
+  handClickable: false,
+  handLabel: () => t('Your identity (secret)'),
   scores: (v) => (v.seats || []).map((p) => p.throne_points),
-  scoreLabel: 'throne points',
+  scoreText: (n) => tn('{n} throne point', '{n} throne points', n),
   seatInfo(v, s) {
     const p = v.seats?.[s];
-    if (!p) return '';
-    const bits = [`${p.throne_points} TP`, chip('gold', p.loose.gold), chip('wine', p.loose.wine),
-      chip('grain', p.loose.grain), `trios ${p.trios}`];
-    if (!p.in_round) bits.push('<strong>out</strong>');
-    if (p.covered?.length) bits.push(`covered: ${p.covered.map((c) => esc(identName(c))).join(', ')}`);
-    if (p.revealed) bits.push(`revealed ${esc(identName(p.revealed))}`);
-    if (p.proven) bits.push(`proven ${esc(identName(p.proven))}`);
-    return bits.join(' · ');
+    if (!p) return [];
+    const out = [chips(p.loose), esc(tn('{n} trio', '{n} trios', p.trios))];
+    if (!p.in_round) out.push(`<span class="tag">${esc(t('out of this round'))}</span>`);
+    if (p.covered?.length) out.push(esc(t('covered: {identities}', { identities: identityList(p.covered) })));
+    if (p.revealed) out.push(esc(t('card face up: {identity}', { identity: identityName(p.revealed) })));
+    if (p.proven) out.push(esc(t('proven by “juist”: {identity}', { identity: identityName(p.proven) })));
+    if (p.proven_not?.length) out.push(esc(t('refuted by “fout”: {identities}', { identities: identityList(p.proven_not) })));
+    if (v.pending?.window?.includes(s) && !v.to_act?.includes(s)) out.push(`<span class="tag">${esc(t('may react'))}</span>`);
+    return out;
   },
-  table(v, ctx) {
-    const b = v.bank || {};
-    let h = `<div class="row">${kv('Round', esc(v.round))}${kv('Turn', esc(v.turn))}`
-      + `${kv('Phase', esc(v.phase))}${kv('Active', esc(who(ctx, v.active)))}`
-      + (v.in_final ? kv('FINAL', 'yes') : '') + '</div>';
-    h += `<div class="row"><span class="muted">Bank:</span> ${chip('gold', b.gold)} ${chip('wine', b.wine)} ${chip('grain', b.grain)}</div>`;
-    const p = v.pending || {};
-    if (p.action) h += `<div class="alert-inline">Declared action: <strong>${esc(p.action)}</strong></div>`;
-    if (p.claim) h += `<div class="alert-inline">Claim under doubt: ${esc(who(ctx, p.claim.seat))} as ${esc(identName(p.claim.identity))} (${esc(p.claim.for)})</div>`;
-    if (p.window?.length) h += `<div class="alert-inline">Reaction window (${esc(v.phase)}): ${p.window.map((s) => esc(who(ctx, s))).join(', ')} may react</div>`;
-    if (p.protected?.length) h += `<div>Protected: ${p.protected.map((s) => esc(who(ctx, s))).join(', ')}</div>`;
-    if (p.barons?.length) h += `<div>Barons: ${p.barons.map((s) => esc(who(ctx, s))).join(', ')}</div>`;
-    if (p.fines && Object.keys(p.fines).length) h += `<div>Fines: ${esc(JSON.stringify(p.fines))}</div>`;
-    if (p.forgivenesses && Object.keys(p.forgivenesses).length) h += `<div>Forgivenesses: ${esc(JSON.stringify(p.forgivenesses))}</div>`;
-    for (const [q, xs] of Object.entries(v.shown_to_me || {})) h += `<div>${esc(who(ctx, +q))} showed you as false: ${xs.map(card).join(' ')}</div>`;
-    if (v.last_reveal) h += `<div>Last reveal: ${v.last_reveal.map(card).join(' ')}</div>`;
-    if (Array.isArray(v.identities)) {
-      h += `<div class="allhands"><h3>Identities (full view)</h3>${v.identities.map((id, s) =>
-        `<span class="who">${esc(who(ctx, s))}</span> ${card(id)}`).join(' ')}</div>`;
+  centre(v, ctx) {
+    const pend = v.pending || {};
+    const active = who(ctx, v.active);
+    let h = `<div class="row">${fact(esc(v.in_final ? t('Round {round}, turn {turn} (the final)', { round: v.round, turn: v.turn })
+      : t('Round {round}, turn {turn}', { round: v.round, turn: v.turn })))}</div>`;
+    h += `<div class="row"><span>${esc(t('Bank:'))}</span> ${chips(v.bank)}</div>`;
+    if (v.over && v.winner !== null && v.winner !== undefined) {
+      h += note(esc(t('{player} is King of HOAX.', { player: who(ctx, v.winner) })));
+    } else if (PHASES[v.phase]) {
+      h += note(esc(PHASES[v.phase](active)));
+    }
+    if (pend.action) h += `<p><strong>${esc(t('Current action:'))}</strong> ${esc(declaration(pend.action, active, ctx))}</p>`;
+    const claim = pend.claim;
+    if (claim) {
+      h += note(esc(t('Claim open to doubt: {player} as {identity}, {purpose}.', {
+        player: who(ctx, claim.seat), identity: identityName(claim.identity), purpose: PURPOSES[claim.for] ? PURPOSES[claim.for]() : '',
+      })));
+      if (claim.opener >= 0) h += `<p>${esc(t('{player} opened the doubt.', { player: who(ctx, claim.opener) }))}</p>`;
+    }
+    if (pend.my_vote) h += `<p>${esc(pend.my_vote === 'doubt' ? t('Your vote: doubt.') : t('Your vote: no doubt.'))}</p>`;
+    if (pend.protected?.length) h += `<p>${esc(t('Protected: {players}.', { players: whoList(ctx, pend.protected) }))}</p>`;
+    if (pend.barons?.length) h += `<p>${esc(t('Declared illegal by: {players}.', { players: whoList(ctx, pend.barons) }))}</p>`;
+    if (pend.fines && Object.keys(pend.fines).length) h += `<p>${esc(t('Fines: {fines}.', { fines: bySeat(pend.fines, ctx) }))}</p>`;
+    if (pend.forgivenesses && Object.keys(pend.forgivenesses).length) {
+      h += `<p>${esc(t('Forgiveness offered: {offers}.', { offers: bySeat(pend.forgivenesses, ctx) }))}</p>`;
+    }
+    if (pend.departing) h += `<p>${esc(t('{player} leaves the round after this action.', { player: active }))}</p>`;
+    if (pend.show) {
+      h += `<p>${esc(tn('{player} must show {receiver} {n} false identity.', '{player} must show {receiver} {n} false identities.',
+        pend.show.count, { player: who(ctx, pend.show.by), receiver: who(ctx, pend.show.to) }))}</p>`;
+    }
+    if (pend.giving?.length) h += `<p>${esc(t('Choosing a chip to give: {players}.', { players: whoList(ctx, pend.giving) }))}</p>`;
+    if (pend.pass) {
+      h += `<p>${esc(t('{player} chooses who receives 1 {chip} of the fine.', { player: who(ctx, pend.pass.judge), chip: chipWord(pend.pass.type) }))}</p>`;
+    }
+    if (pend.window?.length) h += note(esc(t('May react now: {players}.', { players: whoList(ctx, pend.window) })));
+    if (v.last_reveal?.some(Boolean)) {
+      h += `<p class="small">${esc(t('Identities of the last round:'))} ${v.last_reveal.map((x, s) => (x
+        ? `${esc(who(ctx, s))}: ${esc(identityName(x))}` : '')).filter(Boolean).join(', ')}</p>`;
     }
     return h;
+  },
+  notes(v, ctx) {
+    let h = '';
+    for (const [key, head] of [['shown_to_me', t('Shown to you as false:')], ['shown_by_me', t('You showed as false:')]]) {
+      const shown = v[key];
+      if (shown && Object.keys(shown).length) {
+        h += `<p>${esc(head)} ${esc(Object.entries(shown).map(([q, xs]) => `${who(ctx, +q)}: ${identityList(xs)}`).join('; '))}</p>`;
+      }
+    }
+    return h;
+  },
+  full(v, ctx) {
+    if (!Array.isArray(v.identities)) return '';
+    return `<div class="allhands"><h3>${esc(t('All identities'))}</h3>${v.identities.map((id, s) => `<div class="row">`
+      + `<span class="who">${esc(who(ctx, s))}</span> ${card(id)}</div>`).join('')}</div>`;
   },
 };

@@ -1,74 +1,173 @@
-import { esc, who, cards, kv, allHands } from './common.js';
+// Hood Politix: colour cards (a name and a symbol besides the colour), action cards
+// with their original names, stacks, pauses and the out-of-turn calls.
+import { t, tn } from '../i18n.js';
+import { allHands, cardCount, cardRow, esc, fact, note, who, whoList } from './common.js';
 
-// Colours carry a name and a symbol as well (colour is never the only signal).
-const COLOURS = { G: ['Green', '●'], O: ['Orange', '▲'], P: ['Purple', '■'], Y: ['Yellow', '★'] };
+// Colours carry a name and a symbol as well: colour is never the only signal.
+const COLOURS = {
+  G: { symbol: '●', name: () => t('Green') },
+  O: { symbol: '▲', name: () => t('Orange') },
+  P: { symbol: '■', name: () => t('Purple') },
+  Y: { symbol: '★', name: () => t('Yellow') },
+};
+const COLOUR_ORDER = 'GOPY';
+// the action cards keep their original names in every language
 const TYPES = {
   DU: 'Deuce', BU: 'Busted', PB: 'Payback', 50: '5-0', IY: 'In Yo Face',
   PS: 'Pimp Slap', DL: 'Deal', SN: 'Snitch',
 };
+const TYPE_ORDER = Object.keys(TYPES);
+/** The cards with a multicoloured frame: they go on anything. */
+const ANYWHERE = new Set(['50', 'IY', 'PS', 'DL', 'SN']);
 
+/** A card code (kind "G7" or copy "G7a") → {colour, value or type}; null if unknown. */
 function parse(code) {
-  const col = COLOURS[code[0]];
+  const colour = code[0];
   let rest = code.slice(1);
-  if (!col) return null;
+  if (!COLOURS[colour]) return null;
   if (!(rest in TYPES) && !/^(10|[1-9])$/.test(rest)) rest = rest.replace(/[ab]$/, '');
-  if (rest in TYPES) return { colour: code[0], name: TYPES[rest], short: rest, action: true };
-  if (/^(10|[1-9])$/.test(rest)) return { colour: code[0], name: rest, short: rest, action: false };
+  if (rest in TYPES) return { colour, type: rest, name: TYPES[rest] };
+  if (/^(10|[1-9])$/.test(rest)) return { colour, value: +rest, name: rest };
   return null;
 }
 
+/** "Green 7", "Lila Deuce": the colour in the reader's language, the original name. */
 export function cardName(code) {
   const p = parse(code);
-  return p ? `${COLOURS[p.colour][0]} ${p.name}` : code;
+  return p ? `${COLOURS[p.colour].name()} ${p.name}` : code;
 }
 
 export function card(code) {
   const p = parse(code);
-  if (!p) return `<span class="card" data-card="${esc(code)}"><b>${esc(code)}</b></span>`;
-  const [cname, sym] = COLOURS[p.colour];
-  return `<span class="card hp hp-${p.colour}${p.action ? ' hp-action' : ''}" data-card="${esc(code)}" `
-    + `title="${esc(cardName(code))}" aria-label="${esc(cardName(code))}">`
-    + `<b>${p.action ? esc(p.name) : esc(p.name)}</b><small>${sym} ${esc(cname)}</small></span>`;
+  if (!p) return `<span class="card">${esc(code)}</span>`;
+  const c = COLOURS[p.colour];
+  const cls = `card hp hp-${p.colour}${p.type ? ' hp-action' : ''}${ANYWHERE.has(p.type) ? ' hp-any' : ''}`;
+  return `<span class="${cls}" role="img" aria-label="${esc(cardName(code))}">`
+    + `<b aria-hidden="true">${esc(p.name)}</b><small aria-hidden="true">${c.symbol} ${esc(c.name())}</small></span>`;
 }
+
+/** By colour, numbers before action cards (`colour`); or by number / action, then colour. */
+function sortHand(cards, key) {
+  const rankOf = (p) => (p.type ? 20 + TYPE_ORDER.indexOf(p.type) : p.value);
+  const keyOf = (code) => {
+    const p = parse(code);
+    if (!p) return [9, 99];
+    const colour = COLOUR_ORDER.indexOf(p.colour);
+    return key === 'colour' ? [colour, rankOf(p)] : [rankOf(p), colour];
+  };
+  return [...cards].sort((a, b) => {
+    const [x, y] = [keyOf(a), keyOf(b)];
+    return x[0] - y[0] || x[1] - y[1];
+  });
+}
+
+const STANDING = /^(politix|end politix|mic check|accuse )/;
+
+function situation(v, ctx) {
+  const pause = v.pause;
+  if (pause) {
+    return pause.kind === 'politix'
+      ? t('⏸ Paused: {player} called Politix; only {player} ends the pause.', { player: who(ctx, pause.seat) })
+      : t('⏸ Paused for Respekt: {player} drew 5 or more cards and releases the game when ready.', { player: who(ctx, pause.seat) });
+  }
+  const player = who(ctx, v.due);
+  switch (v.phase) {
+    case 'over': return t('The game is over.');
+    case 'stack': {
+      const st = v.stack || {};
+      const args = { n: st.amount, player: who(ctx, st.target) };
+      return st.in_yo_face
+        ? t('Stack of {n} cards on {player}: answer with In Yo Face, 5-0 or a matching Payback (no Deuce on In Yo Face) — or accept.', args)
+        : t('Stack of {n} cards on {player}: answer with Deuce, In Yo Face, 5-0 or a matching Payback — or accept.', args);
+    }
+    case 'slap':
+      return t('Pimp Slap by {by}: {player} answers with a matching Payback or 5-0 — or accepts.', { by: who(ctx, v.slap_by), player });
+    case 'deal':
+      return t('Deal by {by} on {player}: {player} blocks it with 5-0 or accepts.', { by: who(ctx, v.deal?.by), player });
+    case 'snitch':
+      return t('Snitch by {player} on {target}: {player} reveals one of their cards or exchanges one.', { player, target: who(ctx, v.snitch?.target) });
+    case 'mic_drop_window':
+      return t('{finisher} went out without Mic Drop: {player} may accuse or let it pass.', {
+        finisher: who(ctx, v.mic_drop_window?.finisher), player: who(ctx, v.mic_drop_window?.remaining),
+      });
+    default:
+      return t('{player} is to play.', { player });
+  }
+}
+
+const FAULT_NOTES = {
+  'mic-check': (p) => t('{player} missed the Mic Check and may be accused.', { player: p }),
+  'mic-drop': (p) => t('{player} went out without Mic Drop and may be accused.', { player: p }),
+  timeout: (p) => t('{player} is taking too long and may be accused.', { player: p }),
+};
 
 export default {
   title: 'Hood Politix',
-  verb: 'play',
   card,
   cardName,
   hand: (v) => v.hand || [],
+  sorts: [{ key: 'colour', label: () => t('by colour') }, { key: 'value', label: () => t('by number') }],
+  sortHand,
   scores: (v) => v.scores,
   seatInfo(v, s) {
-    const bits = [`${v.hand_sizes?.[s] ?? '?'} cards`];
-    const st = v.status?.[s];
-    if (st && st !== 'in') bits.push(esc(st));
-    if (v.dealer === s) bits.push('dealer');
-    if (v.politix_left) bits.push(`Politix left ${esc(v.politix_left[s])}`);
-    return bits.join(' · ');
+    const out = [esc(cardCount(v.hand_sizes?.[s]))];
+    const status = v.status?.[s];
+    const place = (v.finish_order || []).indexOf(s);
+    if (status === 'finished') out.push(`<span class="tag">${esc(place >= 0 ? t('out, place {place}', { place: place + 1 }) : t('out'))}</span>`);
+    else if (status === 'pending') out.push(`<span class="tag">${esc(t('out unless paid back'))}</span>`);
+    if (v.dealer === s) out.push(esc(t('dealer')));
+    const left = v.politix_left?.[s];
+    if (left && status !== 'finished') out.push(esc(tn('{n} Politix call left', '{n} Politix calls left', left)));
+    return out;
   },
-  table(v, ctx) {
-    const col = COLOURS[v.colour] || [v.colour, ''];
-    let h = `<div class="row">${kv('Round', `${esc(v.round)} (at least ${esc(v.min_rounds)})`)}`
-      + `${kv('Direction', v.direction === 'clockwise' ? '↻ clockwise' : '↺ counter-clockwise')}`
-      + `${kv('Draw pile', esc(v.draw_pile))}${kv('Phase', esc(v.phase))}</div>`;
-    if (v.pause) h += `<div class="alert-inline">⏸ PAUSED: ${esc(v.pause.kind)} by ${esc(who(ctx, v.pause.seat))}</div>`;
-    h += `<div class="pile"><h3>Top card</h3>${v.top ? card(v.top) : '—'} `
-      + `<span class="colour-tag hp-${esc(v.colour)}">active colour: ${col[1]} ${esc(col[0])}</span></div>`;
-    if (v.stack) {
-      h += `<div class="alert-inline">Stack: ${esc(v.stack.amount)} cards for ${esc(who(ctx, v.stack.target))}`
-        + `${v.stack.in_yo_face ? ' (In Yo Face: no Deuce)' : ''}</div>`;
+  centre(v, ctx) {
+    const colour = COLOURS[v.colour];
+    let h = `<div class="row">${fact(esc(t('Round {round} (at least {rounds})', { round: v.round, rounds: v.min_rounds })))}`
+      + `${fact(esc(v.direction === 'clockwise' ? `↻ ${t('clockwise')}` : `↺ ${t('counter-clockwise')}`))}`
+      + `${fact(esc(tn('Draw pile: {n} card', 'Draw pile: {n} cards', v.draw_pile)))}`
+      + `${fact(esc(tn('Discard pile: {n} card', 'Discard pile: {n} cards', v.discard_pile)))}</div>`;
+    const toPlay = colour ? t('Colour to play: {colour}', { colour: `${colour.symbol} ${colour.name()}` }) : '';
+    h += `<div class="pile"><h3>${esc(t('Top card'))}</h3>${v.top ? card(v.top) : ''}`
+      + (colour ? ` <span class="colour-tag hp-${esc(v.colour)}">${esc(toPlay)}</span>` : '')
+      + '</div>';
+    h += note(esc(situation(v, ctx)));
+    if (v.phase !== 'over') {
+      if (v.pending_finish !== null && v.pending_finish !== undefined) {
+        h += note(esc(t('{player} played the last card on a stack: out unless the answer is a Payback.', { player: who(ctx, v.pending_finish) })));
+      }
+      if (v.mic_check_due !== null && v.mic_check_due !== undefined) {
+        h += note(esc(t('{player} has one card left and may still announce Mic Check.', { player: who(ctx, v.mic_check_due) })));
+      }
+      for (const f of v.open_faults || []) {
+        if (FAULT_NOTES[f.fault]) h += note(esc(FAULT_NOTES[f.fault](who(ctx, f.seat))));
+      }
     }
-    if (v.slap_by !== null && v.slap_by !== undefined) h += `<div class="alert-inline">Pimp Slap by ${esc(who(ctx, v.slap_by))}: answer Payback / 5-0 or accept</div>`;
-    if (v.deal) h += `<div class="alert-inline">Deal by ${esc(who(ctx, v.deal.by))} on ${esc(who(ctx, v.deal.target))}: block with 5-0 or accept</div>`;
-    if (v.snitch) h += `<div class="alert-inline">Snitch by ${esc(who(ctx, v.snitch.by))} on ${esc(who(ctx, v.snitch.target))}</div>`;
-    if (v.mic_drop_window) h += `<div class="alert-inline">${esc(who(ctx, v.mic_drop_window.finisher))} went out without Mic Drop — accuse or pass</div>`;
-    if (v.mic_check_due !== null && v.mic_check_due !== undefined) h += `<div class="alert-inline">${esc(who(ctx, v.mic_check_due))} has one card: Mic Check?</div>`;
-    for (const f of v.open_faults || []) h += `<div class="alert-inline">Open fault: ${esc(who(ctx, f.seat))} ${esc(f.fault)}</div>`;
-    for (const [s, cs] of Object.entries(v.revealed || {})) h += `<div>Revealed in ${esc(who(ctx, +s))}'s hand: ${cards(cs, card)}</div>`;
-    for (const [s, cs] of Object.entries(v.known || {})) h += `<div>You know ${esc(who(ctx, +s))} holds: ${cards(cs, card)}</div>`;
-    if (v.snitch_look) h += `<div>Snitch look: ${cards(v.snitch_look, card)}</div>`;
-    if (v.snitch_take) h += `<div>Taking their ${card(v.snitch_take)}: now give one of yours</div>`;
-    if (v.buried?.length) h += `<details><summary>Buried (${v.buried.length})</summary>${cards(v.buried, card)}</details>`;
-    return h + allHands(v, ctx, card);
+    for (const [s, cs] of Object.entries(v.revealed || {})) {
+      h += `<p>${esc(t('Revealed in the hand of {player}:', { player: who(ctx, +s) }))} ${cardRow(sortHand(cs, 'colour'), card)}</p>`;
+    }
+    if (v.buried?.length) {
+      h += `<p class="small">${esc(t('Under the draw pile (seen by all):'))} ${cardRow(v.buried, card)}</p>`;
+    }
+    if (v.finish_order?.length && v.phase === 'over') {
+      h += `<p>${esc(t('Order of the last round: {players}', { players: whoList(ctx, v.finish_order) }))}</p>`;
+    }
+    return h;
   },
+  notes(v, ctx) {
+    let h = '';
+    for (const [s, cs] of Object.entries(v.known || {})) {
+      h += `<p>${esc(t('You know {player} holds:', { player: who(ctx, +s) }))} ${cardRow(sortHand(cs, 'colour'), card)}</p>`;
+    }
+    if (v.snitch_look?.length && v.snitch) {
+      h += `<p>${esc(t('The hand of {player} (your Snitch look):', { player: who(ctx, v.snitch.target) }))} ${cardRow(sortHand(v.snitch_look, 'colour'), card)}</p>`;
+    }
+    if (v.snitch_take && v.snitch) {
+      h += note(`${esc(t('You take this card of {player}: now give one of yours.', { player: who(ctx, v.snitch.target) }))} ${card(v.snitch_take)}`);
+    }
+    return h;
+  },
+  full: (v, ctx) => allHands(v.hands, ctx, card),
+  standing: (action) => STANDING.test(action),
+  attempt: (code, required) => `${required ? 'play' : 'throw'} ${code}`,
+  penalty: () => t('Not a legal play — attempting it costs 2 cards.'),
 };

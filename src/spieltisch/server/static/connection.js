@@ -1,0 +1,69 @@
+// The WebSocket to one table (protocol: docs/server.md), reconnecting with back-off.
+
+/** A table's live connection: says `hello` with the seat token, reconnects when it drops. */
+export class Connection {
+  /**
+   * @param {string} code the table's code
+   * @param {string|null} token the seat token (null: watch as a spectator)
+   * @param {string} lang the language of narration and labels
+   * @param {{message: function, status: function}} on message(msg) and status(connected)
+   */
+  constructor(code, token, lang, on) {
+    this.code = code;
+    this.token = token;
+    this.lang = lang;
+    this.on = on;
+    this.ws = null;
+    this.backoff = 500;
+    this.closed = false;
+    this.sent = 0;
+  }
+
+  open() {
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${proto}://${location.host}/ws/${this.code}?lang=${this.lang}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.backoff = 500;
+      ws.send(JSON.stringify({ type: 'hello', token: this.token }));
+      this.on.status(true);
+    };
+    ws.onmessage = (ev) => this.on.message(JSON.parse(ev.data));
+    ws.onclose = () => {
+      if (this.ws !== ws || this.closed) return;
+      this.on.status(false);
+      setTimeout(() => { if (this.ws === ws && !this.closed) this.open(); }, this.backoff);
+      this.backoff = Math.min(this.backoff * 2, 8000);
+    };
+  }
+
+  /** Send `msg`; false when the connection is down (it is reconnecting). */
+  send(msg) {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /** Play `action` (its text form) with a fresh client message id. */
+  act(action) {
+    this.sent += 1;
+    return this.send({ type: 'action', action, id: `a${Date.now().toString(36)}${this.sent}` });
+  }
+
+  /** Switch narration and labels to `lang` (the server answers with a fresh state). */
+  setLanguage(lang) {
+    this.lang = lang;
+    this.send({ type: 'lang', lang });
+  }
+
+  /** Watch instead of playing (a token the server refused): reconnect without it. */
+  dropToken() {
+    this.token = null;
+    this.ws?.close();
+  }
+
+  close() {
+    this.closed = true;
+    this.ws?.close();
+  }
+}

@@ -1,0 +1,29 @@
+// Game modules by name: games/<name>.js for every game the server lists, else generic.js.
+
+import generic from './games/generic.js';
+import { api } from './util.js';
+
+const loaded = new Map();
+let known = null;
+
+/** The names of the server's games (asked once). */
+async function gameNames() {
+  if (!known) known = api('GET', '/api/games').then((gs) => new Set(gs.map((g) => g.name)), () => new Set());
+  return known;
+}
+
+/** The drawing module of game `name`; generic.js when the game has none. */
+export async function gameModule(name) {
+  if (!loaded.has(name)) {
+    let mod = generic;
+    if ((await gameNames()).has(name) && /^[a-z0-9_]+$/.test(name)) {
+      try {
+        mod = { ...generic, ...(await import(`./games/${name}.js`)).default };
+      } catch {
+        mod = generic;  // no module of its own: the generic table still plays
+      }
+    }
+    loaded.set(name, mod);
+  }
+  return loaded.get(name);
+}

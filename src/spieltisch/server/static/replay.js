@@ -1,0 +1,129 @@
+// A finished game stepped action by action (`/r/CODE`), from the full view, a
+// spectator's or any seat's.
+
+import { gameModule } from './games.js';
+import { who } from './games/common.js';
+import { language, t, tn } from './i18n.js';
+import { showRules } from './rules.js';
+import { $, api, esc } from './util.js';
+
+/** Open the replay of table `code`. */
+export async function openReplay([code]) {
+  code = code.toUpperCase();
+  document.title = t('spieltisch — replay {code}', { code });
+  const info = await api('GET', `/api/tables/${code}`);
+  const mod = await gameModule(info.game);
+  const page = new ReplayPage(code, info, mod);
+  await page.load();
+  return page;
+}
+
+class ReplayPage {
+  constructor(code, info, mod) {
+    this.code = code;
+    this.info = info;
+    this.mod = mod;
+    this.viewer = 'full';
+    this.steps = [];
+    this.names = info.names || info.seats.map((s) => s.name || t('Seat {number}', { number: s.seat + 1 }));
+    this.i = 0;
+    $('#app').dataset.page = 'replay';
+    $('#rules-btn').hidden = false;
+    $('#rules-btn').onclick = () => showRules(info.game);
+  }
+
+  title() { return this.mod.title || this.info.game; }
+
+  drawFrame() {
+    const L = {
+      first: t('First step'), prev: t('Previous step'), step: t('Step'), next: t('Next step'),
+      last: t('Last step'), here: t('This step'), table: t('The table'),
+    };
+    const opts = [['full', t('everything (all cards)')], ['spectator', t('a spectator')],
+      ...this.info.seats.map((s) => [String(s.seat), this.names[s.seat]])];
+    $('#app').innerHTML = `<section class="panel head"><h1>${esc(t('Replay · {game} · table {code}', { game: this.title(), code: this.code }))}</h1>
+      <div class="row"><label>${esc(t('Seen by'))} <select id="viewer">${opts.map(([v, label]) => `<option value="${esc(v)}"${v === this.viewer ? ' selected' : ''}>${esc(label)}</option>`).join('')}</select></label>
+      <a class="btn" href="/api/tables/${esc(this.code)}/replay" download>${esc(t('Download the replay'))}</a></div>
+      <div class="row controls">
+        <button type="button" id="first" aria-label="${esc(L.first)}">|◀</button>
+        <button type="button" id="prev" aria-label="${esc(L.prev)}">◀</button>
+        <input id="slider" type="range" min="0" max="0" value="0" aria-label="${esc(L.step)}">
+        <button type="button" id="next" aria-label="${esc(L.next)}">▶</button>
+        <button type="button" id="last" aria-label="${esc(L.last)}">▶|</button>
+        <span id="stepno" aria-live="polite"></span></div>
+      <p class="small muted">${esc(t('Keys: ← and → step, Home and End jump to the start and the end.'))}</p></section>
+      <section class="panel" id="r-step" aria-label="${esc(L.here)}"></section>
+      <section class="felt replayboard" id="r-board" aria-label="${esc(L.table)}"></section>`;
+    $('#viewer').addEventListener('change', (e) => { this.viewer = e.target.value; this.load(); });
+    $('#first').onclick = () => this.stepTo(0);
+    $('#prev').onclick = () => this.stepTo(this.i - 1);
+    $('#next').onclick = () => this.stepTo(this.i + 1);
+    $('#last').onclick = () => this.stepTo(this.steps.length - 1);
+    $('#slider').addEventListener('input', (e) => this.stepTo(+e.target.value));
+  }
+
+  async load() {
+    if (!$('#slider')) this.drawFrame();
+    try {
+      const data = await api('GET', `/api/tables/${this.code}/replay/steps?seat=${this.viewer}&lang=${language()}`);
+      this.steps = data.steps;
+      if (Array.isArray(data.names)) this.names = data.names;
+      this.i = Math.min(this.i, this.steps.length - 1);
+      this.draw();
+    } catch (e) {
+      $('#r-step').innerHTML = `<p role="alert">${esc(e.message)}</p>`;
+    }
+  }
+
+  onLanguage() {
+    document.title = t('spieltisch — replay {code}', { code: this.code });
+    this.drawFrame();
+    this.load();
+  }
+
+  stepTo(i) {
+    this.i = Math.max(0, Math.min(this.steps.length - 1, i));
+    this.draw();
+  }
+
+  draw() {
+    const st = this.steps[this.i];
+    if (!st) return;
+    const seat = this.viewer === 'full' || this.viewer === 'spectator' ? null : +this.viewer;
+    const ctx = { seat, names: this.names };
+    $('#app').dataset.step = String(this.i);
+    $('#slider').max = this.steps.length - 1;
+    $('#slider').value = this.i;
+    $('#stepno').textContent = t('Step {step} of {steps}', { step: this.i, steps: this.steps.length - 1 });
+    const lines = (st.log || []).map((l) => (typeof l === 'string' ? l : l.text));
+    let what;
+    if (this.i === 0) what = t('The deal.');
+    else if (st.seat === null || st.seat === undefined) what = t('The clock runs out.');
+    else what = t('Move by {player}', { player: who(ctx, st.seat) });
+    $('#r-step').innerHTML = `<h2>${esc(what)}</h2>${st.label ? `<p>${esc(st.label)}</p>` : ''}
+      ${lines.length ? `<ul>${lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>` : ''}`;
+    const v = st.view;
+    const seats = this.info.seats.map((s) => {
+      const facts = this.mod.seatInfo?.(v, s.seat, ctx) || [];
+      const scores = this.mod.scores?.(v);
+      if (scores && scores[s.seat] !== undefined && scores[s.seat] !== null) {
+        facts.push(`<strong>${esc((this.mod.scoreText || ((x) => tn('{n} point', '{n} points', x)))(scores[s.seat]))}</strong>`);
+      }
+      return `<div class="seat"><div class="seat-name"><strong>${esc(who(ctx, s.seat))}</strong></div>
+        <div class="small">${facts.join(' · ')}</div></div>`;
+    }).join('');
+    const hand = seat !== null ? this.mod.hand(v) : [];
+    const sorted = this.mod.sortHand && this.mod.sorts ? this.mod.sortHand(hand, this.mod.sorts[0].key) : hand;
+    $('#r-board').innerHTML = `<div class="seats-top">${seats}</div>
+      <div class="centre">${this.mod.centre ? this.mod.centre(v, ctx) : ''}${this.mod.full ? this.mod.full(v, ctx) : ''}</div>
+      ${seat !== null ? `<div class="seats-bottom"><h3>${esc(t('Hand of {player}', { player: this.names[seat] }))}</h3>
+        <div class="cards">${sorted.map((c) => this.mod.card(c)).join('') || `<span class="muted">${esc(t('No cards'))}</span>`}</div>
+        ${this.mod.notes ? this.mod.notes(v, ctx) : ''}</div>` : ''}`;
+  }
+
+  onKey(e) {
+    if (e.target.matches('input, select, textarea') || document.querySelector('dialog[open]')) return;
+    const moves = { ArrowRight: this.i + 1, ArrowLeft: this.i - 1, Home: 0, End: this.steps.length - 1 };
+    if (e.key in moves) { e.preventDefault(); this.stepTo(moves[e.key]); }
+  }
+}

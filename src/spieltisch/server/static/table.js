@@ -1,0 +1,502 @@
+// A table (`/t/CODE`): seats around the table, the last play in the middle, your hand
+// below, the actions, the log. Game-specific drawing comes from games/<game>.js.
+
+import { Connection } from './connection.js';
+import { gameModule } from './games.js';
+import { who } from './games/common.js';
+import { language, t, tn } from './i18n.js';
+import { go } from './router.js';
+import { showRules } from './rules.js';
+import {
+  $, $$, api, esc, forgetSeat, keepName, keepSeat, myName, seatOf, stored, toast,
+} from './util.js';
+
+const CLOCK_TICK_MS = 200;
+const BOT_LEVELS = { easy: () => t('easy'), medium: () => t('medium'), hard: () => t('hard') };
+
+/** Open table `code` (`watch`: as a spectator even where a seat is free). */
+export async function openTable([code], query) {
+  code = code.toUpperCase();
+  document.title = t('spieltisch — table {code}', { code });
+  let info;
+  try {
+    info = await api('GET', `/api/tables/${code}`);
+  } catch (e) {
+    $('#app').innerHTML = `<section class="panel"><h1>${esc(t('Table {code}', { code }))}</h1>
+      <p role="alert">${esc(e.message)}</p><a class="btn" href="/">${esc(t('Back to the lobby'))}</a></section>`;
+    return null;
+  }
+  if (info.status === 'over' && !seatOf(code)) {
+    go(`/r/${code}`);
+    return null;
+  }
+  const mod = await gameModule(info.game);
+  const page = new TablePage(code, info, mod);
+  const mine = seatOf(code);
+  const free = info.seats.filter((s) => !s.taken);
+  if (mine || query.has('watch') || info.status !== 'waiting' || !free.length) page.connect(mine);
+  else page.askForSeat(free.length);
+  return page;
+}
+
+/** One table as this browser sees it; lives until the page is left. */
+class TablePage {
+  constructor(code, info, mod) {
+    this.code = code;
+    this.info = info;
+    this.mod = mod;
+    this.conn = null;
+    this.seat = null;           // this browser's seat (null: watching)
+    this.snap = null;           // the latest picture: view, legal, labels, deadlines…
+    this.applied = 0;           // actions applied so far
+    this.log = [];              // [{index, text}]: the whole history of this seat's view
+    this.lastBy = {};           // seat → what it did last, as narrated
+    this.selected = new Set();  // selected hand cards (codes)
+    this.connected = false;
+    this.clockAt = performance.now();
+    this.sortKey = stored.get(`sort.${info.game}`, mod.sorts?.[0]?.key ?? null);
+    this.timer = setInterval(() => this.tick(), CLOCK_TICK_MS);
+    $('#rules-btn').hidden = false;
+    $('#rules-btn').onclick = () => showRules(info.game);
+    $('#app').onclick = (e) => this.onClick(e);
+    // read-only, for tests and debugging: a copy of the latest picture
+    window.spieltisch = { snapshot: () => structuredClone(this.snap) };
+    $('#app').onchange = (e) => this.onChange(e);
+  }
+
+  leave() {
+    clearInterval(this.timer);
+    this.conn?.close();
+    $('#app').onclick = null;
+    $('#app').onchange = null;
+    delete window.spieltisch;
+  }
+
+  get title() { return this.mod.title || this.info.game; }
+
+  // -- joining -------------------------------------------------------------------------
+  askForSeat(free) {
+    $('#app').innerHTML = `<section class="panel"><h1>${esc(t('{game} · table {code}', { game: this.title, code: this.code }))}</h1>
+      <p>${esc(tn('{n} seat is free.', '{n} seats are free.', free))}</p>
+      <form id="sit" class="row"><label>${esc(t('Your name'))} <input id="sit-name" value="${esc(myName())}" maxlength="64" autocomplete="nickname"></label>
+      <button class="primary" type="submit">${esc(t('Take a seat'))}</button>
+      <a class="btn" href="/t/${esc(this.code)}?watch=1">${esc(t('Watch instead'))}</a></form></section>`;
+    $('#sit').addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const name = $('#sit-name').value.trim();
+      keepName(name);
+      try {
+        const j = await api('POST', `/api/tables/${this.code}/join`, { name });
+        keepSeat(this.code, j.seat, j.token);
+        this.connect({ seat: j.seat, token: j.token });
+      } catch (err) { toast(err.message); }
+    });
+  }
+
+  connect(mine) {
+    this.seat = mine ? mine.seat : null;
+    this.conn = new Connection(this.code, mine ? mine.token : null, language(), {
+      message: (m) => this.onMessage(m),
+      status: (ok) => { this.connected = ok; this.drawStatus(); },
+    });
+    this.conn.open();
+    this.draw();
+  }
+
+  onLanguage(lang) {
+    document.title = t('spieltisch — table {code}', { code: this.code });
+    this.conn?.setLanguage(lang);  // fresh narration and labels follow as a `state`
+    this.draw();
+  }
+
+  // -- messages ------------------------------------------------------------------------
+  onMessage(m) {
+    switch (m.type) {
+      case 'welcome': case 'start': case 'state':
+        this.seat = m.seat ?? null;
+        if (Array.isArray(m.log)) this.log = m.log.slice();
+        this.take(m, m.index);
+        if (m.type === 'start') this.refreshInfo();
+        break;
+      case 'update':
+        this.log.push(...(m.log || []));
+        if (m.seat !== null && m.seat !== undefined && m.log?.length) {
+          this.lastBy[m.seat] = m.log[0].text;  // what they did (the rest is in the log)
+        }
+        this.take(m, m.index + 1);
+        break;
+      case 'seats':
+        this.info.seats = m.seats;
+        this.draw();
+        break;
+      case 'error':
+        if (m.code === 'bad_token') {
+          forgetSeat(this.code);
+          this.seat = null;
+          toast(t('Your seat is not valid here any more; you are watching.'));
+          this.conn.dropToken();
+          return;
+        }
+        toast(m.message || m.code);
+        break;
+      default:
+        break;
+    }
+  }
+
+  take(m, applied) {
+    // an update carries names only when they change: keep the last ones
+    const names = m.names || this.snap?.names;
+    this.snap = { ...m, names };
+    this.applied = applied;
+    this.clockAt = performance.now();
+    const hand = this.hand();
+    this.selected = new Set([...this.selected].filter((c) => hand.includes(c)));
+    if (m.status && m.status !== 'waiting') this.info.status = m.over ? 'over' : 'playing';
+    this.draw();
+  }
+
+  async refreshInfo() {
+    try {
+      this.info = await api('GET', `/api/tables/${this.code}`);
+      this.draw();
+    } catch { /* keep what we had */ }
+  }
+
+  // -- what the picture says -----------------------------------------------------------
+  names() {
+    const fromInfo = this.info.names || this.info.seats.map((s) => s.name || '');
+    return (this.snap?.names || fromInfo).map((n, i) => n || fromInfo[i] || t('Seat {number}', { number: i + 1 }));
+  }
+
+  ctx() { return { seat: this.seat, names: this.names() }; }
+
+  view() { return this.snap?.view || null; }
+
+  hand() {
+    const v = this.view();
+    return v && this.seat !== null ? this.mod.hand(v) : [];
+  }
+
+  sortedHand() {
+    const hand = this.hand();
+    return this.mod.sortHand && this.sortKey ? this.mod.sortHand(hand, this.sortKey) : hand;
+  }
+
+  legal() { return this.snap?.legal || []; }
+
+  label(action) { return this.snap?.labels?.[action] || action; }
+
+  /** The hand cards an action uses (its words that are cards in the hand). */
+  cardsOf(action) {
+    const hand = this.hand();
+    return action.split(' ').slice(1).filter((w) => hand.includes(w));
+  }
+
+  /** Legal actions the selection allows (all of them when nothing is selected). */
+  candidates() {
+    const sel = [...this.selected];
+    return this.legal().filter((a) => !sel.length || sel.every((c) => this.cardsOf(a).includes(c)));
+  }
+
+  standing(action) { return Boolean(this.mod.standing?.(action)); }
+
+  /** Seats the game waits for. */
+  toAct() {
+    const v = this.view() || {};
+    const seats = new Set(v.to_act || (v.to_move !== undefined && v.to_move !== null ? [v.to_move] : []));
+    if (this.snap?.required) seats.add(this.seat);
+    return seats;
+  }
+
+  secondsLeft(d) {
+    return Math.max(0, d.seconds - (performance.now() - this.clockAt) / 1000);
+  }
+
+  clockHtml(d, i) {
+    const left = this.secondsLeft(d);
+    const label = t('time left');  // (texts never inside quoted attributes: the extractor skips those)
+    const seconds = t('{seconds} s', { seconds: left.toFixed(left < 10 ? 1 : 0) });
+    return `<span class="clock" data-i="${i}" role="timer" aria-label="${esc(label)}">◷ ${esc(seconds)}</span>`;
+  }
+
+  /** The clocks that run for seat `s`: its own, and the game's clock while it must act. */
+  clocksOf(s) {
+    const dls = this.snap?.deadlines || [];
+    const acting = this.toAct().has(s);
+    return dls.map((d, i) => [d, i]).filter(([d]) => d.seat === s || (d.seat === null && acting));
+  }
+
+  // -- drawing -------------------------------------------------------------------------
+  draw() {
+    const app = $('#app');
+    const m = this.snap;
+    const over = Boolean(m?.over);
+    app.dataset.page = 'table';
+    app.dataset.applied = String(this.applied);
+    app.dataset.seat = this.seat === null ? '' : String(this.seat);
+    app.dataset.over = String(over);
+    app.dataset.required = String(Boolean(m?.required));
+    const scroll = window.scrollY;
+    const focus = document.activeElement?.dataset?.focusKey;
+    if (!m || !m.view || m.status === 'waiting') {
+      app.innerHTML = this.headHtml() + this.waitingHtml();
+    } else {
+      app.innerHTML = `${this.headHtml()}${over ? this.resultHtml() : ''}
+        <div class="tablegrid"><div class="play">${this.feltHtml()}${this.actionsHtml()}${this.handHtml()}</div>
+        ${this.logHtml()}</div>`;
+    }
+    this.drawStatus();
+    window.scrollTo(0, scroll);
+    if (focus) $(`[data-focus-key="${CSS.escape(focus)}"]`)?.focus();
+  }
+
+  headHtml() {
+    const role = this.seat === null ? t('watching') : who(this.ctx(), this.seat);
+    const link = `${location.origin}/t/${this.code}`;
+    return `<section class="panel head"><h1>${esc(t('{game} · table {code}', { game: this.title, code: this.code }))}</h1>
+      <div class="row small"><span>${esc(t('You:'))} <strong id="role">${esc(role)}</strong></span>
+      <span id="conn" role="status"></span>
+      <label>${esc(t('Invite link'))} <input readonly value="${esc(link)}" size="26" data-focus-key="invite"></label></div></section>`;
+  }
+
+  drawStatus() {
+    const el = $('#conn');
+    if (!el) return;
+    el.textContent = this.connected ? `● ${t('connected')}` : `○ ${t('reconnecting…')}`;
+    el.className = this.connected ? 'ok' : 'warn';
+  }
+
+  waitingHtml() {
+    const ctx = this.ctx();
+    const seats = this.info.seats.map((s) => {
+      let state;
+      if (s.kind === 'bot') state = t('bot');
+      else if (s.taken) state = `✔ ${t('has joined')}`;
+      else state = t('free seat');
+      const name = s.name || (s.kind === 'bot' ? '' : t('Seat {number}', { number: s.seat + 1 }));
+      return `<li>${esc(name || who(ctx, s.seat))} — ${esc(state)}</li>`;
+    }).join('');
+    return `<section class="panel"><h2>${esc(t('Waiting for players'))}</h2><ul>${seats}</ul>
+      <p>${esc(t('Share the code {code} or the invite link.', { code: this.code }))}</p></section>`;
+  }
+
+  seatHtml(s, pos) {
+    const ctx = this.ctx();
+    const v = this.view();
+    const info = this.info.seats[s] || {};
+    const acting = this.toAct().has(s) && !this.snap.over;
+    const scores = this.mod.scores?.(v);
+    const facts = this.mod.seatInfo?.(v, s, ctx) || [];
+    if (scores && scores[s] !== undefined && scores[s] !== null) {
+      facts.push(`<strong>${esc(this.scoreText(scores[s]))}</strong>`);
+    }
+    const tags = [];
+    if (info.kind === 'bot') tags.push(BOT_LEVELS[info.bot] ? t('bot ({level})', { level: BOT_LEVELS[info.bot]() }) : t('bot'));
+    if (info.substituted) tags.push(t('a bot plays for now'));
+    if (info.kind === 'human' && !info.connected && s !== this.seat) tags.push(t('offline'));
+    const name = who(ctx, s);
+    const label = acting ? t('{player}, to act', { player: name }) : name;
+    return `<div class="seat pos-${pos}${acting ? ' acting' : ''}${s === this.seat ? ' me' : ''}" role="group" aria-label="${esc(label)}" data-seat="${s}">
+      <div class="seat-name">${acting ? `<span class="badge">▶ ${esc(t('to act'))}</span> ` : ''}<strong>${esc(name)}</strong>
+      ${tags.map((x) => `<span class="tag">${esc(x)}</span>`).join(' ')}</div>
+      ${facts.length ? `<div class="small">${facts.join(' · ')}</div>` : ''}
+      ${this.clocksOf(s).map(([d, i]) => `<div class="small">${this.clockHtml(d, i)}</div>`).join('')}
+      ${this.lastBy[s] ? `<div class="small last">${esc(this.lastBy[s])}</div>` : ''}</div>`;
+  }
+
+  scoreText(n) {
+    const value = Number.isInteger(n) ? n : Math.round(n * 10) / 10;
+    return (this.mod.scoreText || ((x) => tn('{n} point', '{n} points', x)))(value);
+  }
+
+  /** The others around the table in playing order from your left; you at the bottom. */
+  feltHtml() {
+    const n = this.info.seats.length;
+    const me = this.seat ?? 0;
+    const others = Array.from({ length: n - 1 }, (_, i) => (me + 1 + i) % n);
+    const side = others.length >= 5 ? 2 : others.length >= 3 ? 1 : 0;
+    const left = others.slice(0, side).reverse();
+    const top = others.slice(side, others.length - side);
+    const right = others.slice(others.length - side);
+    const v = this.view();
+    const centre = this.mod.centre ? this.mod.centre(v, this.ctx()) : '';
+    const full = this.mod.full ? this.mod.full(v, this.ctx()) : '';
+    const label = t('The table');
+    return `<section class="felt" aria-label="${esc(label)}">
+      <div class="seats-top">${top.map((s) => this.seatHtml(s, 'top')).join('')}</div>
+      <div class="seats-left">${left.map((s) => this.seatHtml(s, 'left')).join('')}</div>
+      <div class="centre">${centre}${full}</div>
+      <div class="seats-right">${right.map((s) => this.seatHtml(s, 'right')).join('')}</div>
+      <div class="seats-bottom">${this.seatHtml(me, 'bottom')}</div></section>`;
+  }
+
+  resultHtml() {
+    const r = this.snap.result || {};
+    const ctx = this.ctx();
+    const order = (r.scores || []).map((sc, s) => ({ s, sc, rank: r.ranks?.[s] ?? s + 1 }))
+      .sort((a, b) => a.rank - b.rank);
+    const winner = r.winner === null || r.winner === undefined
+      ? t('Nobody wins alone: a shared result.') : t('{player} wins!', { player: who(ctx, r.winner) });
+    return `<section class="panel result" role="status" aria-live="polite"><h2>★ ${esc(t('Game over'))}</h2>
+      <p class="winner">${esc(winner)}</p>
+      <h3>${esc(t('Final standings'))}</h3>
+      <ol class="standings">${order.map((o) => `<li><span class="place">${esc(t('{place}.', { place: o.rank }))}</span>
+        <strong>${esc(who(ctx, o.s))}</strong> — ${esc(this.scoreText(o.sc))}</li>`).join('')}</ol>
+      <p class="row"><a class="btn" href="/r/${esc(this.code)}">${esc(t('Step through the replay'))}</a>
+      <a class="btn" href="/api/tables/${esc(this.code)}/replay" download>${esc(t('Download the replay'))}</a>
+      <a class="btn" href="/">${esc(t('Back to the lobby'))}</a></p></section>`;
+  }
+
+  actionsHtml() {
+    const m = this.snap;
+    if (this.seat === null) {
+      return `<section class="panel"><p class="muted">${esc(t('You are watching: only public information is shown.'))}</p></section>`;
+    }
+    if (m.over) return '';
+    const legal = this.legal();
+    const visible = this.candidates();
+    const main = visible.filter((a) => !this.standing(a));
+    const standing = legal.filter((a) => this.standing(a));
+    const prompt = !m.required && main.length > 0;
+    // your own clock, or the game's clock of the window you may act in
+    const mine = (m.deadlines || []).map((d, i) => [d, i]).filter(([d]) => d.seat === this.seat || d.seat === null);
+    const clock = (m.required || prompt) && mine.length ? ` ${this.clockHtml(...mine[0])}` : '';
+    let heading;
+    if (m.required) heading = `▶ ${esc(t('Your move'))}`;
+    else if (prompt) heading = `⚡ ${esc(t('You may act now'))}`;
+    else {
+      const waiting = [...this.toAct()].filter((s) => s !== this.seat);
+      heading = esc(waiting.length ? t('Waiting for {players}', { players: waiting.map((s) => who(this.ctx(), s)).join(', ') })
+        : t('Waiting for others'));
+    }
+    const sel = [...this.selected];
+    const toolbarLabel = t('Always open');
+    const buttons = main.slice(0, 60).map((a, i) => `<button type="button" class="act" data-act="${esc(a)}" data-focus-key="act:${esc(a)}">`
+      + `${i < 10 ? `<kbd aria-hidden="true">${(i + 1) % 10}</kbd> ` : ''}${esc(this.label(a))}</button>`).join('');
+    return `<section class="panel actions${m.required ? ' required' : ''}${prompt ? ' prompt' : ''}" aria-labelledby="act-h">
+      <h2 id="act-h" aria-live="polite">${heading}${clock}</h2>
+      ${sel.length ? `<p class="small">${esc(t('Selected: {cards}', { cards: sel.map((c) => this.mod.cardName(c)).join(', ') }))}
+        <button type="button" class="linkish" id="clear-sel">${esc(t('Clear the selection (Esc)'))}</button></p>` : ''}
+      ${main.length ? `<div class="actlist">${buttons}</div>` : ''}
+      ${main.length > 60 ? `<p class="small muted">${esc(tn('{n} more: select cards in your hand to narrow the choice.', '{n} more: select cards in your hand to narrow the choice.', main.length - 60))}</p>` : ''}
+      ${standing.length ? `<div class="toolbar" role="toolbar" aria-label="${esc(toolbarLabel)}">${standing.map((a) => `<button type="button" class="act standing" data-act="${esc(a)}" data-focus-key="act:${esc(a)}">${esc(this.label(a))}</button>`).join('')}</div>` : ''}
+      ${legal.length ? `<p class="small muted">${esc(t('Keys: 1–9 and 0 pick an action; Enter plays the selected cards or the only action; Esc clears the selection.'))}</p>` : ''}
+    </section>`;
+  }
+
+  handHtml() {
+    if (this.seat === null) return '';
+    const v = this.view();
+    const hand = this.sortedHand();
+    const usable = new Set(this.legal().flatMap((a) => this.cardsOf(a)));
+    const clickable = this.mod.handClickable !== false;
+    const sorts = this.mod.sorts || [];
+    const cards = hand.map((c, i) => {
+      if (!clickable) return this.mod.card(c);
+      const state = usable.has(c) ? t('playable') : t('not playable now');
+      const chosen = this.selected.has(c);
+      return `<button type="button" class="cardbtn${usable.has(c) ? ' usable' : ''}${chosen ? ' selected' : ''}" data-card="${esc(c)}"
+        data-focus-key="card:${esc(c)}:${i}" aria-pressed="${chosen}" aria-label="${esc(`${this.mod.cardName(c)}, ${state}`)}">
+        ${this.mod.card(c)}<span class="mark" aria-hidden="true">${usable.has(c) ? '▲' : ''}${chosen ? '✔' : ''}</span></button>`;
+    }).join('');
+    const heading = this.mod.handLabel ? this.mod.handLabel() : t('Your hand');
+    return `<section class="panel hand" aria-labelledby="hand-h">
+      <div class="row spread"><h2 id="hand-h">${esc(heading)}${clickable ? ` <span class="muted">(${esc(tn('{n} card', '{n} cards', hand.length))})</span>` : ''}</h2>
+      ${sorts.length > 1 ? `<label class="small">${esc(t('Sort'))} <select id="sort" data-focus-key="sort">${sorts.map((s) => `<option value="${esc(s.key)}"${s.key === this.sortKey ? ' selected' : ''}>${esc(s.label())}</option>`).join('')}</select></label>` : ''}</div>
+      <div class="cards handcards">${cards || `<span class="muted">${esc(t('No cards'))}</span>`}</div>
+      ${clickable && usable.size ? `<p class="small muted">${esc(t('▲ marks the cards you can play now; ✔ the selected ones.'))}</p>` : ''}
+      ${this.mod.notes ? this.mod.notes(v, this.ctx()) : ''}</section>`;
+  }
+
+  logHtml() {
+    // numbered in the order they happened (an action may tell several lines), newest first
+    const lines = this.log.map((l, i) => ({ n: i + 1, text: l.text })).reverse();
+    return `<section class="panel log" aria-labelledby="log-h"><h2 id="log-h">${esc(t('What happened'))}</h2>
+      ${lines.length ? `<ol class="loglines" tabindex="0" aria-label="${esc(t('What happened'))}">${lines.map((l) => `<li><span class="lognum">${l.n}</span> ${esc(l.text)}</li>`).join('')}</ol>`
+    : `<p class="muted">${esc(t('Nothing yet.'))}</p>`}</section>`;
+  }
+
+  tick() {
+    const dls = this.snap?.deadlines;
+    if (!dls?.length) return;
+    $$('.clock').forEach((el) => {
+      const d = dls[+el.dataset.i];
+      if (d) {
+        const left = this.secondsLeft(d);
+        el.textContent = `◷ ${t('{seconds} s', { seconds: left.toFixed(left < 10 ? 1 : 0) })}`;
+      }
+    });
+  }
+
+  // -- acting ------------------------------------------------------------------------
+  act(action) {
+    if (!this.conn.act(action)) toast(t('Not connected — reconnecting…'));
+    this.selected.clear();
+  }
+
+  async clickCard(card) {
+    if (this.selected.has(card)) this.selected.delete(card); else this.selected.add(card);
+    const cands = this.candidates().filter((a) => !this.standing(a));
+    const exact = cands.filter((a) => this.cardsOf(a).length === this.selected.size);
+    if (cands.length === 1 && exact.length === 1) {
+      this.act(exact[0]);
+    } else if (!cands.length) {
+      this.selected.clear();
+      const attempt = this.mod.attempt?.(card, Boolean(this.snap.required), this.view());
+      if (!attempt) {
+        toast(t('No legal action uses {card} now.', { card: this.mod.cardName(card) }));
+      } else if (!this.mod.penalty || await confirmAttempt(this.mod.penalty(), this.mod.cardName(card))) {
+        this.act(attempt);  // the server judges it and gives its reason
+      }
+    }
+    this.draw();
+  }
+
+  onClick(e) {
+    const b = e.target.closest('button');
+    if (!b || !this.snap) return;
+    if (b.dataset.act) this.act(b.dataset.act);
+    else if (b.dataset.card) this.clickCard(b.dataset.card);
+    else if (b.id === 'clear-sel') { this.selected.clear(); this.draw(); }
+  }
+
+  onChange(e) {
+    if (e.target.id === 'sort') {
+      this.sortKey = e.target.value;
+      stored.set(`sort.${this.info.game}`, this.sortKey);
+      this.draw();
+    }
+  }
+
+  onKey(e) {
+    if (!this.snap || e.target.matches('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (document.querySelector('dialog[open]')) return;
+    const main = this.candidates().filter((a) => !this.standing(a));
+    if (/^[0-9]$/.test(e.key)) {
+      const pick = main[(+e.key + 9) % 10];
+      if (pick) { e.preventDefault(); this.act(pick); this.draw(); }
+    } else if (e.key === 'Enter' && !e.target.matches('button, a')) {
+      const exact = main.filter((a) => this.cardsOf(a).length === this.selected.size);
+      const pick = this.selected.size ? (exact.length === 1 ? exact[0] : null) : (main.length === 1 ? main[0] : null);
+      if (pick) { e.preventDefault(); this.act(pick); this.draw(); }
+    } else if (e.key === 'Escape' && this.selected.size) {
+      this.selected.clear();
+      this.draw();
+    }
+  }
+}
+
+/** Ask before an attempt that costs cards when it is wrong; true to go ahead. */
+function confirmAttempt(warning, card) {
+  const dlg = $('#confirm');
+  $('#confirm-text').textContent = `${card}: ${warning}`;
+  $('#confirm-yes').textContent = t('Try it anyway');
+  $('#confirm-no').textContent = t('Cancel');
+  return new Promise((resolve) => {
+    dlg.onclose = () => resolve(dlg.returnValue === 'yes');
+    dlg.returnValue = '';
+    dlg.showModal();
+    $('#confirm-no').focus();
+  });
+}
