@@ -21,8 +21,8 @@ SPEC = GameSpec(
                label=N_("Reaction time (seconds)")),
     ),
     game_class=HoaxGame,
-    summary="Claim identities, gather trios, buy information and unmask the others; "
-            "first to 10 throne points.",
+    summary=N_("Claim identities, gather trios, buy information and unmask the others; "
+               "first to 10 throne points."),
     max_actions=200_000,
 )
 HoaxGame.spec = SPEC

@@ -18,8 +18,8 @@ SPEC = GameSpec(
     ),
     game_class=HockeyGame,
     default_players=2,
-    summary="Two players play single cards onto a pile: a Jack or a matching rank makes a "
-            "breakaway, matching again on your next turn scores a goal. Three periods.",
+    summary=N_("Two players play single cards onto a pile: a Jack or a matching rank makes a "
+               "breakaway, matching again on your next turn scores a goal. Three periods."),
     max_actions=52 * 500,
 )
 HockeyGame.spec = SPEC

@@ -34,9 +34,9 @@ SPEC = GameSpec(
                value_labels={-1: N_("a random seat")}),
     ),
     game_class=HoodPolitixGame,
-    summary="Shed your cards by colour, number or function; stack Deuces and In Yo Face, "
-            "throw in identical cards, accuse forgotten Mic Checks. Places are points; "
-            "lowest total after 3 rounds wins.",
+    summary=N_("Shed your cards by colour, number or function; stack Deuces and In Yo Face, "
+               "throw in identical cards, accuse forgotten Mic Checks. Places are points; "
+               "lowest total after 3 rounds wins."),
     max_actions=200_000,
 )
 HoodPolitixGame.spec = SPEC

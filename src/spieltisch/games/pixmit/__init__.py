@@ -23,7 +23,8 @@ SPEC = GameSpec(
                label=N_("Starting player"), value_labels={-1: N_("a random seat")}),
     ),
     game_class=PixmitGame,
-    summary="Trade face-down cards for 3 rounds, collect sets, call Pixmit; exact best scoring.",
+    summary=N_("Trade face-down cards for 3 rounds, collect sets, call Pixmit; exact best "
+               "scoring."),
     max_actions=1_000,
 )
 PixmitGame.spec = SPEC

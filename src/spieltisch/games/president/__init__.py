@@ -20,7 +20,8 @@ SPEC = GameSpec(
                label=N_("First to lead"), value_labels={-1: N_("a random seat")}),
     ),
     game_class=PresidentGame,
-    summary="Shed your cards first; roles, exchanges and revolutions. Points from 50 down to 0.",
+    summary=N_("Shed your cards first; roles, exchanges and revolutions. Points from 50 down "
+               "to 0."),
     max_actions=200_000,
 )
 PresidentGame.spec = SPEC
