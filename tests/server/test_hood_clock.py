@@ -64,6 +64,8 @@ def test_a_paused_move_timer_resumes_with_the_time_it_had_left(tmp_path: Path) -
         rt = TableRuntime(row, store, cfg)
         rt.state = st = load_position(POSITION)  # the table starts from the position
         rt.row.status = "playing"
+        rt.seen_deal.update(range(4))  # every player has the deal on screen: the clocks run
+        assert rt._check_ready()
         move_timer = C.EXPIRE_ID[C.T_MOVE]
 
         async def settle(until: Callable[[], bool] = lambda: False) -> None:

@@ -159,7 +159,8 @@ def play(
         from .realtime import play_realtime, uses_realtime
 
         if uses_realtime(g):
-            play_realtime(g, seat, bots, run_seed, save, say, start=start)
+            play_realtime(g, seat, bots, run_seed, save, lang=language,
+                          player=name or default_player_name(), start=start)
             return
         # --- end of the real-time hook ---
         play_terminal(g, seat, bots, run_seed, save, console, lang=language,

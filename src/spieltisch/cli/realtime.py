@@ -11,30 +11,36 @@ views. The wall clock runs:
   ``mistake_rate`` a bot is *slow* (it waits past the move timer) or *forgets*
   (it drops the trailing words of its action, e.g. ``play G3 mic`` → ``play G3``,
   or lets an out-of-turn chance pass);
-* the human types at any moment (a reader thread feeds a queue): an action's
-  number or text form. A faulty attempt is applied with its penalty, an illegal
-  one is refused with the reason.
+* the human types at any moment: an action's number or text form. A faulty attempt
+  is applied with its penalty, an illegal one is refused with the reason.
+
+At a terminal the prompt stays on the bottom line (prompt_toolkit) while what happens
+scrolls above it, so a bot's move never breaks the line being typed. Everything is told
+in the player's language by the game's narrator, the first deal first. Input from a pipe
+(or a test's stream) is read line by line instead.
 
 ``time_scale`` shrinks every delay and deadline (tests run at 0.01).
 """
 
 from __future__ import annotations
 
-import queue
+import asyncio
+import contextlib
 import random
 import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Protocol, TextIO
 
 from ..bots import expand_specs, make_bot
 from ..bots.base import Bot, Observation
 from ..core.game import Game, IllegalAction, State, Verdict
+from ..i18n import N_
 from ..replay import Replay
 from ..timers import Timers
-from .terminal import default_replay_path, save_replay
+from .terminal import Table, default_replay_path, save_replay, seat_names, standings
 
 
 def uses_realtime(game: Game) -> bool:
@@ -55,13 +61,15 @@ class _Plan:
 
 
 class RealtimeTable:
-    """One game played against the wall clock. ``human`` is a seat or None (bots only)."""
+    """One game played against the wall clock. ``human`` is a seat or None (bots only);
+    ``names`` are the seats' names and ``lang`` the language everything is told in."""
 
     def __init__(self, game: Game, human: int | None, bots: list[Bot | None], seed: int,
                  out: Callable[[str], None], *, mistake_rate: float = 0.05,
                  reaction: tuple[float, float] = (0.7, 1.8), time_scale: float = 1.0,
                  clock: Callable[[], float] = time.monotonic,
-                 start: State | None = None) -> None:
+                 start: State | None = None, names: list[str] | None = None,
+                 lang: str = "en") -> None:
         self.game = game
         self.human = human
         self.bots = bots
@@ -74,11 +82,16 @@ class RealtimeTable:
         # ``start``: a position to begin from (``play --position``), else a deal.
         self.state: State = start.clone() if start is not None else game.new_state(seed=seed)
         self.replay = Replay.start(self.state, seed, from_position=start is not None)
+        self.names = names or seat_names(game.num_players, human, "You")
+        self.table = Table(game, self.names, lang, human)  # the narrator, in ``lang``
+        self.tr = self.table.tr
         self.plans: dict[int, _Plan] = {}
         self.timers = Timers()  # the state's timers on this clock
         self.planned_for = -1
         self.shown_for = -1
         self.choices: list[int] = []
+        #: Set when the human acted: the running loop re-plans at once.
+        self._poke: asyncio.Event | None = None
 
     # -- the clock ---------------------------------------------------------------
     def _deadline_due(self, now: float) -> tuple[int, int] | None:
@@ -139,8 +152,17 @@ class RealtimeTable:
         return action
 
     # -- applying ----------------------------------------------------------------------
+    def opening(self) -> None:
+        """Tell the first deal (``State.opening``), as the human's seat saw it."""
+        for e in self.state.opening:
+            self._tell(self.table.event(e))
+
+    def _tell(self, text: str) -> None:
+        if text:  # a narrator says nothing of an event the reader need not hear of
+            self.out(text)
+
     def apply(self, seat: int, action: int) -> None:
-        """Apply ``action`` for ``seat`` (a player, or the clock) now, and show its events.
+        """Apply ``action`` for ``seat`` (a player, or the clock) now, and tell its events.
 
         Timers started before it are known from now on: a pause it begins freezes them
         with the time they had run at this moment (§5.3)."""
@@ -148,22 +170,22 @@ class RealtimeTable:
         events = self.state.apply(seat, action)
         self.timers.sync(self.state, self.clock())
         self.replay.record(self.game, seat, action)
-        me = self.human
         for e in events:
-            self.out(_describe(e.for_seat(me)))
+            self._tell(self.table.event(e))
 
     def _show(self) -> None:
         st = self.state
         if self.human is None:
             return
         self.out("-" * 60)
-        self.out(self.game.render_view(st.view(self.human)))
+        self.out(self.table.board(st.view(self.human)))
         self.choices = list(st.legal_actions(self.human))
         if self.choices:
             due = self.human in st.to_act()
-            self.out("YOUR MOVE:" if due else "You may act out of turn:")
+            self.out(self.tr.gettext(N_("Your move:")) if due
+                     else self.tr.gettext(N_("You may act out of turn:")))
             for i, a in enumerate(self.choices, 1):
-                self.out(f"  {i:3d}. {self.game.describe_action(a)}")
+                self.out(f"  {i:3d}. {self.table.action(a)}")
 
     def handle_line(self, text: str) -> bool:
         """One line of human input; False to quit."""
@@ -173,8 +195,17 @@ class RealtimeTable:
         if text in ("q", "quit", "exit"):
             return False
         if text in ("h", "help", "?"):
-            self.out("Type an action's number or its text (e.g. 'play G7', 'throw G7', "
-                     "'accuse 2 mic-check'); 'v' shows the table again; 'quit' stops.")
+            open_now = self.state.legal_actions(self.human) if self.human is not None else []
+            examples = ", ".join(f"'{self.game.action_to_json(a)}'" for a in open_now[:3])
+            self.out(self.tr.format(N_(
+                "Type the number of a choice or the action itself ({examples}) at any "
+                "moment; 'v' shows the table again, 'rules' how to play {game}; 'quit' "
+                "stops."), examples=examples, game=self.game.spec.title))
+            return True
+        if text == "rules":
+            from ..guides import guide_text
+
+            self.out(guide_text(self.game.name, self.table.lang))
             return True
         if text in ("v", "view"):
             self._show()
@@ -187,15 +218,17 @@ class RealtimeTable:
             try:
                 action = self.game.action_from_json(text)
             except IllegalAction as e:
-                self.out(f"Not understood: {e}")
+                self.out(self.tr.format(N_("Not understood: {reason}"), reason=str(e)))
                 return True
         verdict = self.state.check(self.human, action)
         if verdict.verdict is Verdict.ILLEGAL:
-            self.out(f"Refused: {verdict.reason}")
+            self.out(self.tr.format(N_("Not legal now: {reason}"), reason=verdict.reason))
             return True
         if verdict.verdict is Verdict.FAULTY:
-            self.out(f"FAULT: {verdict.reason}")
+            self.out(self.tr.format(N_("Fault: {reason}"), reason=verdict.reason))
         self.apply(self.human, action)
+        if self._poke is not None:
+            self._poke.set()
         return True
 
     def tick(self, now: float) -> None:
@@ -218,78 +251,165 @@ class RealtimeTable:
             if st.check(seat, plan.action).verdict is not Verdict.ILLEGAL:
                 self.apply(seat, plan.action)
 
-    def run(self, lines: queue.Queue[str | None] | None) -> None:
+    async def run(self) -> None:
+        """Play on the clock until the game is over; a human's action wakes it at once."""
+        self._poke = asyncio.Event()
         st = self.state
         while not st.is_over():
-            now = self.clock()
-            self.tick(now)
+            self.tick(self.clock())
             if self.shown_for != st.move_number:
                 self.shown_for = st.move_number
                 self._show()
             if st.is_over():
                 break
             timeout = max(0.0, self._next_wake(self.clock()) - self.clock())
-            if lines is None:
-                time.sleep(min(timeout, 0.25))
-                continue
+            self._poke.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._poke.wait(), min(timeout, 0.25))
+
+
+class Lines(Protocol):
+    """Where the human's lines come from."""
+
+    async def line(self, prompt: str) -> str:
+        """The next line; ``EOFError`` at the end of input (Ctrl-D), ``KeyboardInterrupt``
+        on Ctrl-C."""
+        ...
+
+
+class PromptLines:
+    """A terminal: a prompt on the bottom line; what is printed meanwhile goes above it
+    (with ``prompt_toolkit.patch_stdout`` active)."""
+
+    def __init__(self) -> None:
+        from prompt_toolkit import PromptSession
+
+        self.session: PromptSession[str] = PromptSession()
+
+    async def line(self, prompt: str) -> str:
+        return await self.session.prompt_async(prompt)
+
+
+class StreamLines:
+    """Lines of a stream (a pipe, a test's text), read by a daemon thread so that a read
+    still waiting never keeps the program from ending."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self._queue: asyncio.Queue[str | None] | None = None
+
+    def _read(self, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None]) -> None:
+        for text in self.stream:
+            loop.call_soon_threadsafe(queue.put_nowait, text)
+        loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    async def line(self, prompt: str) -> str:
+        if self._queue is None:
+            self._queue = asyncio.Queue()
+            threading.Thread(target=self._read, daemon=True,
+                             args=(asyncio.get_running_loop(), self._queue)).start()
+        text = await self._queue.get()
+        if text is None:
+            self._queue.put_nowait(None)  # the end stays the end
+            raise EOFError
+        return text.rstrip("\n")
+
+
+async def _session(table: RealtimeTable, lines: Lines | None, save: Path | None,
+                   default_save: Path) -> None:
+    """Play, then save the replay: to ``save``, else where the player says (Ctrl-D or an
+    empty answer: not saved). Without a human (``lines`` None) it goes to ``default_save``."""
+    tr = table.tr
+    game = asyncio.create_task(table.run())
+    try:
+        while lines is not None and not game.done():
+            read = asyncio.create_task(lines.line("> "))
+            await asyncio.wait({read, game}, return_when=asyncio.FIRST_COMPLETED)
+            if not read.done():  # the game ended while the player was typing
+                read.cancel()
+                with contextlib.suppress(asyncio.CancelledError, EOFError, KeyboardInterrupt):
+                    await read
+                break
             try:
-                line = lines.get(timeout=min(timeout, 0.25) or 0.001)
-            except queue.Empty:
-                continue
-            if line is None:  # end of input (Ctrl-D): stop, as the turn-based terminal does
-                raise KeyboardInterrupt
-            if not self.handle_line(line):
-                raise KeyboardInterrupt
-
-
-def _describe(ev: dict[str, Any]) -> str:
-    who = f"seat {ev['seat']}" if ev.get("seat") is not None and ev["seat"] >= 0 else (
-        "clock" if ev.get("seat") == -1 else "")
-    fields = " ".join(f"{k}={v}" for k, v in ev.items() if k not in ("kind", "seat"))
-    return f"[{who}] {ev['kind']} {fields}".strip()
-
-
-def _reader(stream: TextIO, lines: queue.Queue[str | None]) -> None:
-    for line in stream:
-        lines.put(line)
-    lines.put(None)
+                text = read.result()
+            except EOFError:  # Ctrl-D: stop, as the turn-based terminal does
+                table.out(tr.gettext(N_("Stopped.")))
+                break
+            except KeyboardInterrupt:
+                table.out(tr.gettext(N_("Interrupted.")))
+                break
+            if not table.handle_line(text):
+                table.out(tr.gettext(N_("Stopped.")))
+                break
+        if lines is None:
+            await game
+    finally:
+        game.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await game
+    st = table.state
+    if st.is_over():
+        table.replay.result = st.result().to_json()
+        table.out(tr.gettext(N_("Game over")))
+        if table.human is not None:
+            table.out(table.table.board(st.view(table.human)))
+        table.out(standings(st.result(), table.names, tr))
+    path = save
+    if path is None and lines is not None:
+        try:
+            answer = (await lines.line(tr.gettext(
+                N_("Save the replay? File name (Enter to skip): ")))).strip()
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D (or Ctrl-C) at a question: no
+            answer = ""
+        path = Path(answer) if answer else None
+    elif path is None:
+        path = default_save
+    if path is not None:
+        save_replay(table.replay, path, table.out, tr)
 
 
 def play_realtime(game: Game, seat: int | None, bot_specs: str, seed: int,
-                  save: Path | None, out: Callable[[str], None] = print, *,
-                  mistake_rate: float = 0.05, time_scale: float = 1.0,
-                  stream: TextIO | None = None, start: State | None = None) -> State:
-    """Play one game in real time; the human (``seat``) types into ``stream`` (stdin);
-    ``start`` is a position to begin from (else a deal)."""
+                  save: Path | None, out: Callable[[str], None] | None = None, *,
+                  lang: str = "en", player: str = "You", mistake_rate: float = 0.05,
+                  time_scale: float = 1.0, stream: TextIO | None = None,
+                  start: State | None = None) -> State:
+    """Play one game in real time in ``lang``, the human (``seat``, called ``player``)
+    typing at a prompt (a terminal) or into ``stream``; ``start`` is a position to begin
+    from (else a deal). ``out`` prints a line (default: above the prompt)."""
     n = game.num_players
     specs = expand_specs(bot_specs, n)
     bots: list[Bot | None] = [None if s == seat else make_bot(game, specs[s], s,
                                                                seed + 7919 * (s + 1))
                               for s in range(n)]
-    table = RealtimeTable(game, seat, bots, seed, out, mistake_rate=mistake_rate,
-                          time_scale=time_scale, start=start)
+    names = seat_names(n, seat, player)
+    at_terminal = seat is not None and stream is None and sys.stdin.isatty() \
+        and sys.stdout.isatty()
+    say = out or (lambda text: print(text, flush=True))
+    table = RealtimeTable(game, seat, bots, seed, say, mistake_rate=mistake_rate,
+                          time_scale=time_scale, start=start, names=names, lang=lang)
     table.replay.seats = ["you" if s == seat else specs[s] for s in range(n)]
-    lines: queue.Queue[str | None] | None = None
+    tr = table.tr
+    say(tr.format(N_("{game} in real time — you are {player} (seat {seat}); seed {seed}. "
+                     "Type at any moment; 'help' for help."),
+                  game=game.spec.title, player=names[seat] if seat is not None else "-",
+                  seat=seat if seat is not None else "-", seed=seed))
+    table.opening()
+    lines: Lines | None = None
     if seat is not None:
-        lines = queue.Queue()
-        threading.Thread(target=_reader, args=(stream or sys.stdin, lines),
-                         daemon=True).start()
-    out(f"{game.spec.title} in real time — you are seat {seat}; seed {seed}. "
-        "Type at any moment; 'help' for help.")
+        lines = PromptLines() if at_terminal else StreamLines(stream or sys.stdin)
+    default = default_replay_path(game, seed)
     try:
-        table.run(lines)
-    except KeyboardInterrupt:
-        out("Stopped.")
-    st = table.state
-    if st.is_over():
-        table.replay.result = st.result().to_json()
-        r = st.result()
-        out("Game over: " + ", ".join(f"seat {s}: {r.scores[s]:g} (place {r.ranks[s]})"
-                                      for s in range(n)))
-    # The keyboard belongs to the reader thread, so there is no question at the end:
-    # the replay goes to --save, or to a default file name, never lost.
-    save_replay(table.replay, save or default_replay_path(game, seed), out)
-    return st
+        if at_terminal:
+            from prompt_toolkit.patch_stdout import patch_stdout
+
+            with patch_stdout():  # lines printed while the prompt waits go above it
+                asyncio.run(_session(table, lines, save, default))
+        else:
+            asyncio.run(_session(table, lines, save, default))
+    except KeyboardInterrupt:  # Ctrl-C outside the prompt: no question can be asked
+        say(tr.gettext(N_("Interrupted.")))
+        save_replay(table.replay, save or default, say, tr)
+    return table.state
 
 
 __all__ = ["RealtimeTable", "play_realtime", "uses_realtime"]

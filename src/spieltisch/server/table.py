@@ -2,10 +2,12 @@
 
 Everything that changes the state runs under the table's ``asyncio.Lock``: a
 player's action, a bot's action, a deadline that passes. Each is judged against
-the state it meets when it gets the lock, so concurrent out-of-turn actions (a
-throw-in race) are well defined: the first to arrive wins, the next is judged
-against the new state. Each action is written to the store *before* it is applied
-and pushed, so nothing acknowledged is ever lost.
+the state it meets when it is applied. Out-of-turn actions that another person could
+race (a throw-in) are held for a short race window and applied in the order of their
+arrival less a capped credit for network delay (``timing``); a deadline that passes
+waits as long as some player's credit could still beat it. No clock runs before every
+person at the table has seen the first deal. Each action is written to the store
+*before* it is applied and pushed, so nothing acknowledged is ever lost.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import hmac
 import json
 import logging
 import random
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -31,8 +34,9 @@ from ..i18n import N_, Translator
 from ..replay import Replay
 from ..timers import Key, Timers, key_of
 from .config import ServerConfig
-from .store import SeatRow, Store, TableRow
+from .store import SeatRow, StorageError, Store, TableRow
 from .texts import action_labels, log_lines, seat_names, server_tr
+from .timing import Entry, EntryKind, LagMeter, LagQuota, Pace, RaceWindow
 
 #: The pseudo-action of the server's per-move clock in timer keys (engine actions are ≥ 0).
 MOVE_CLOCK = -2
@@ -66,6 +70,8 @@ class Conn:
         #: Messages behind a send that waits (``None``: nothing waits, send at once).
         self._backlog: deque[str] | None = None
         self._flusher: asyncio.Task[None] | None = None
+        #: The network delay of this connection, from the server's pings (after ``ready``).
+        self.lag = LagMeter()
 
     def send(self, msg: dict[str, Any] | str) -> None:
         if self.closed:
@@ -124,6 +130,7 @@ class Conn:
     def close(self) -> None:
         """Take no more messages (the connection ends); those already taken still go."""
         self.closed = True
+        self.lag.stop()
 
     async def flush(self) -> None:
         """Wait until every message handed to ``send`` has gone to the transport."""
@@ -165,6 +172,21 @@ class TableRuntime:
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Failed action writes in a row (the retry waits longer with each).
+        self._store_failures = 0
+        #: The pace its creator chose: the rule's times, relaxed (x3) or untimed.
+        self.pace = Pace.parse(row.pace)
+        #: Human seats whose player has seen the first deal (said ``ready``, or acted).
+        #: No clock runs until every human seat has, or a substitute bot plays it.
+        self.seen_deal: set[int] = set()
+        self.clocks_started = False
+        self._ready_timers: dict[int, asyncio.TimerHandle] = {}
+        #: Per seat: the credit for network delay it has left (``timing.LagQuota``).
+        self.quotas: dict[int, LagQuota] = {}
+        #: Contenders held together (a race), if any; bots wait while one is open.
+        self.window: RaceWindow | None = None
+        #: The tie-break of races, from the seed: the same table resolves the same way.
+        self.race_rng = random.Random(row.seed ^ 0x7ACE)
         for s in row.seats:
             if s.kind == "bot":
                 self.bots[s.seat] = make_seat_bot(self.game, s.bot or "random", s.seat,
@@ -198,7 +220,7 @@ class TableRuntime:
         """Replay the stored log from the seed (server restart)."""
         if self.row.status in ("waiting", "expired"):
             return
-        state = self.game.new_state(seed=self.row.seed)
+        state = self.row.first_state(self.game)
         for a in self.store.load_actions(self.row.id):
             action = self.game.action_from_json(a.action)
             state.apply(a.seat, action)
@@ -220,14 +242,16 @@ class TableRuntime:
             for s in self.human_seats():
                 if not any(c.seat == s.seat for c in self.conns):
                     self._start_grace(s.seat)
-            self._arm()
+            if not self._check_ready():
+                self._arm()
             self._wake.set()
 
     async def close(self) -> None:
         if self._timer:
             self._timer.cancel()
-        for h in self.grace.values():
+        for h in [*self.grace.values(), *self._ready_timers.values()]:
             h.cancel()
+        self._drop_window()
         if self._driver:
             self._driver.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -244,9 +268,9 @@ class TableRuntime:
         async with self.lock:
             if self.row.status != "waiting" or self.free_seats():
                 return
-            self.state = self.game.new_state(seed=self.row.seed)
+            await self.store.call(self.store.set_status, self.row.id, "playing")
+            self.state = self.row.first_state(self.game)
             self.row.status = "playing"
-            self.store.set_status(self.row.id, "playing")
             # one encoding per seat and language (spectators share)
             per_seat: dict[tuple[int | None, str], str] = {}
             for c in self.conns:
@@ -255,6 +279,9 @@ class TableRuntime:
                     per_seat[key] = json.dumps(self.snapshot(c.seat, "start", c.lang))
                 c.send(per_seat[key])
             self.activate()
+            for c in self.conns:
+                if c.seat is not None:
+                    self._expect_ready(c.seat)
 
     # -- messages ----------------------------------------------------------------
     def names(self, lang: str) -> list[str]:
@@ -274,20 +301,50 @@ class TableRuntime:
                        "substituted": s.seat in self.subs} for s in self.row.seats],
             "names": names, "actions": len(self.log), "result": self.row.result,
             "winner": names[winner] if isinstance(winner, int) else None,
+            "practice": self.row.practice, "pace": self.pace.value,
+            "not_ready": self.not_ready(),
         }
 
     def _deadline_json(self) -> list[dict[str, Any]]:
-        assert self.state is not None
-        return [{"seat": d.seat if d.seat != CLOCK else None,
-                 "seconds": d.seconds * self.config.time_scale, "reason": d.reason}
-                for d in self.state.deadlines()] + [
-                {"seat": seat, "seconds": self.config.move_clock * self.config.time_scale,
-                 "reason": "move clock"} for seat in self._clocked_seats()]
+        """The timers running now, at the table's pace: each one's full length and the
+        time it has left (``remaining``, seconds). None before the clocks start."""
+        now = _now()
+        out = []
+        for key, length, reason in self._timed():
+            start = self.timers.started.get(key, now)
+            out.append({"seat": key[0] if key[0] != CLOCK else None, "seconds": length,
+                        "remaining": round(max(0.0, start + length - now), 3),
+                        "reason": reason})
+        return out
+
+    def _timed(self) -> list[tuple[Key, float, str]]:
+        """The timers that run now: key, length (loop seconds) and reason. None before
+        every person has seen the first deal; at the untimed pace no move timer (a
+        deadline while the game waits for a seat), and reaction windows at least
+        ``timing.UNTIMED_WINDOW`` (``Pace.length``)."""
+        st = self.state
+        if st is None or self.row.status != "playing" or st.is_over() \
+                or not self.clocks_started:
+            return []
+        scale = self.config.time_scale
+        waits = bool(st.to_act())
+        out = []
+        for d in st.deadlines():
+            length = self.pace.length(d.seconds, move_timer=waits)
+            if length is not None:
+                out.append((key_of(d), length * scale, d.reason))
+        for seat in self._clocked_seats():
+            length = self.pace.length(self.config.move_clock, move_timer=True)
+            assert length is not None  # no move clock at the untimed pace
+            out.append(((seat, MOVE_CLOCK, st.move_number), length * scale, "move clock"))
+        return out
 
     def _clocked_seats(self) -> list[int]:
-        """Human seats the game waits for, when the server's per-move clock applies."""
+        """Human seats the game waits for, when the server's per-move clock applies (a
+        game without deadlines, not at the untimed pace)."""
         st = self.state
-        if self.config.move_clock <= 0 or st is None or st.is_over() or st.deadlines():
+        if self.config.move_clock <= 0 or self.pace is Pace.UNTIMED or st is None \
+                or st.is_over() or st.deadlines():
             return []
         return [s for s in st.to_act() if self._bot_for(s) is None]
 
@@ -309,7 +366,7 @@ class TableRuntime:
         """Every event so far as ``seat`` saw it, one log line each: the opening deal
         (index -1), then each action's. The events are replayed from the seed and the log
         (a few ms for a long game) rather than kept: they would double a table's memory."""
-        state = self.game.new_state(seed=self.row.seed)
+        state = self.row.first_state(self.game)
         # the deal before the first action (index -1), then every action's events
         lines = log_lines(self.game, -1, state.opening, seat, ctx)
         for index, (actor, text) in enumerate(self.log):
@@ -329,6 +386,7 @@ class TableRuntime:
         part: dict[str, Any] = {
             "view": st.view(seat),
             "deadlines": self._deadline_json() if deadlines is None else deadlines,
+            "not_ready": self.not_ready(),
             "over": st.is_over()}
         if st.is_over():
             part["result"] = st.result().to_json()
@@ -403,21 +461,45 @@ class TableRuntime:
             raise IllegalAction(reason, seat, action)
         text = self.game.action_to_json(action)
         index = len(self.log)
-        await self.store.writer.append(self.row.id, index, seat, text, client_id)
+        try:
+            await self.store.writer.append(self.row.id, index, seat, text, client_id)
+        except Exception as e:  # nothing is applied; bots and deadlines try again later
+            self._retry_later()
+            raise StorageError(str(e).strip().splitlines()[0] if str(e).strip()
+                               else type(e).__name__) from e
+        self._store_failures = 0
         events = st.apply(seat, action)
         self.log.append((seat, text))
         if ack is not None:
             ack(index)
         if st.is_over():
+            result = st.result().to_json()
+            try:
+                await self.store.call(self.store.set_status, self.row.id, "over", result)
+            except Exception:  # the last action is stored: a restart marks the end
+                log.exception("table %s: storing the end of the game failed", self.code)
             self.row.status = "over"
-            self.row.result = st.result().to_json()
-            self.store.set_status(self.row.id, "over", self.row.result)
+            self.row.result = result
+        self._arm()  # first: the update tells the timers this action started
         self._broadcast(seat, text, events)
-        self._arm()
         self._wake.set()
         if self.row.status == "over":
             self._finished()
         return index
+
+    def _retry_later(self) -> None:
+        """After a failed write: wake the bots and re-arm the timers in a while (half a
+        second, doubling with each failure in a row up to 30 s), so that a table whose
+        next move is a bot's or a deadline's does not stall while the database is away."""
+        delay = min(30.0, 0.5 * 2 ** self._store_failures)
+        self._store_failures += 1
+
+        def retry() -> None:
+            if self.row.status == "playing":
+                self._arm()
+                self._wake.set()
+
+        asyncio.get_running_loop().call_later(delay, retry)
 
     def _finished(self) -> None:
         """The game ended: stop timers (the driver returns by itself) and let the lobby
@@ -425,9 +507,12 @@ class TableRuntime:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        for h in self.grace.values():
+        for h in [*self.grace.values(), *self._ready_timers.values()]:
             h.cancel()
         self.grace.clear()
+        self._ready_timers.clear()
+        for c in self.conns:
+            c.lag.stop()
         if self.on_over is not None:
             asyncio.get_running_loop().call_soon(self.on_over, self)
 
@@ -437,11 +522,17 @@ class TableRuntime:
         while len(seen) > self.config.remembered_ids:
             seen.popitem(last=False)
 
-    async def player_action(self, conn: Conn, msg: dict[str, Any]) -> dict[str, Any] | None:
-        """Handle an ``action`` message; returns an error (or repeated ack) for the sender.
+    async def player_action(self, conn: Conn, msg: dict[str, Any],
+                            arrival: float | None = None) -> dict[str, Any] | None:
+        """Handle an ``action`` message that arrived at ``arrival`` (the loop's clock, as
+        the server stamped it; now if None); returns an error (or repeated ack) for the
+        sender. Any time the message itself names is ignored.
 
-        A new action's ack is sent by ``_apply_locked``, ahead of the update.
+        A new action's ack is sent by ``_apply_locked``, ahead of the update. An
+        out-of-turn action that another person could race waits for the race window.
         """
+        if arrival is None:
+            arrival = asyncio.get_running_loop().time()
         client_id = msg.get("id")
         tr = conn.tr
         if client_id is not None and (not isinstance(client_id, (str, int))
@@ -460,28 +551,48 @@ class TableRuntime:
                        client_id)
         async with self.lock:
             if cid is not None and cid in self.seen.get(seat, {}):
-                sent_id, index = self.seen[seat][cid]
-                return {"type": "ack", "id": sent_id, "index": index, "repeat": True}
-            if self.row.status != "playing" or self.state is None:
-                return err(*self._not_playing(tr), client_id)
-            try:
-                action = self.game.action_from_json(msg["action"])
-            except IllegalAction as e:
-                return err("bad_action", e.reason, client_id)
-            except Exception as e:  # a game's parser choking on garbage
-                return err("bad_action", f"cannot read action {msg['action']!r}: "
-                           f"{type(e).__name__}", client_id)
-            def send_ack(index: int) -> None:
-                reply = {"type": "ack", "id": client_id, "index": index}
-                if cid is not None:
-                    self._remember(seat, cid, (client_id, index))
-                conn.send(reply)
+                return self._repeat(seat, cid)
+            held = self._held(seat, cid)
+            if held is None:
+                if self.row.status != "playing" or self.state is None:
+                    return err(*self._not_playing(tr), client_id)
+                try:
+                    action = self.game.action_from_json(msg["action"])
+                except IllegalAction as e:
+                    return err("bad_action", e.reason, client_id)
+                except Exception as e:  # a game's parser choking on garbage
+                    return err("bad_action", f"cannot read action {msg['action']!r}: "
+                               f"{type(e).__name__}", client_id)
 
-            try:
-                await self._apply_locked(seat, action, cid, send_ack)
-            except IllegalAction as e:
-                return err("illegal_action", self._refusal(tr, seat, e), client_id)
+                def send_ack(index: int) -> None:
+                    reply = {"type": "ack", "id": client_id, "index": index}
+                    if cid is not None:
+                        self._remember(seat, cid, (client_id, index))
+                    conn.send(reply)
+
+                self._saw_deal(seat)  # acting shows the deal is on the player's screen
+                entry = Entry(EntryKind.ACTION, arrival, self._credit(conn, seat), seat,
+                              action, client_id=cid, ack=send_ack, sender=conn,
+                              sent_id=client_id)
+                hold = self.config.race_window if self._contested(seat) else 0.0
+                await self._admit(entry, hold)
+        if held is not None:  # the same id again while the first waits in a race
+            outcome = await asyncio.shield(held.done)
+            return self._repeat(seat, cid) if outcome is None and cid is not None \
+                else outcome
+        return await entry.done
+
+    def _repeat(self, seat: int, cid: str) -> dict[str, Any]:
+        """The ack of an action already applied, sent again (``repeat``)."""
+        sent_id, index = self.seen[seat][cid]
+        return {"type": "ack", "id": sent_id, "index": index, "repeat": True}
+
+    def _held(self, seat: int, cid: str | None) -> Entry | None:
+        """The action of ``seat`` with message id ``cid`` waiting in the race, if any."""
+        if cid is None or self.window is None:
             return None
+        return next((e for e in self.window.entries if e.kind is EntryKind.ACTION
+                     and not e.bot and e.seat == seat and e.client_id == cid), None)
 
     def _not_playing(self, tr: Translator) -> tuple[str, str]:
         """The error code and reason for an action at a table that is not playing."""
@@ -518,15 +629,22 @@ class TableRuntime:
                         await asyncio.sleep(0)
             except asyncio.CancelledError:
                 raise
+            except StorageError as e:  # retried by ``_retry_later``
+                log.error("table %s: storing a bot's action failed: %s", self.code, e)
             except Exception:  # a bot bug must not stop the table's driver
                 log.exception("table %s: bot step failed", self.code)
 
     async def _bot_step(self) -> bool:
+        """Let one bot act, if one will. A bot decides in a worker thread (a hard bot
+        thinks up to 1.8 s) while this table's lock is held: the state stays as the bot
+        saw it, and the event loop serves every other table meanwhile."""
         async with self.lock:
             st = self.state
             if self.row.status != "playing" or st is None or st.is_over():
                 return False
             if not self.bots and not self.subs:
+                return False
+            if self.window is not None:  # a race is held: the bots act on its outcome
                 return False
             required = list(st.to_act())
             optional = [s for s in st.out_of_turn() if s not in required and self._bot_for(s)]
@@ -534,7 +652,8 @@ class TableRuntime:
             for seat in optional:
                 bot = self._bot_for(seat)
                 assert bot is not None
-                if await self._try_bot(seat, bot.react(Observation(st, seat, required=False))):
+                obs = Observation(st, seat, required=False)
+                if await self._try_bot(seat, await asyncio.to_thread(bot.react, obs)):
                     return True
             bot_required = [s for s in required if self._bot_for(s)]
             if bot_required:
@@ -542,11 +661,22 @@ class TableRuntime:
                     self.rng.choice(bot_required)
                 bot = self._bot_for(seat)
                 assert bot is not None
-                if await self._try_bot(seat, bot.act(Observation(st, seat, required=True))):
+                obs = Observation(st, seat, required=True)
+                if await self._try_bot(seat, await asyncio.to_thread(bot.act, obs)):
                     return True
             return False
 
     async def _try_bot(self, seat: int, action: int | None) -> bool:
+        """A bot's decision, arriving now: applied, or held in a race (True), or refused."""
+        if action is None:
+            return False
+        entry = Entry(EntryKind.ACTION, asyncio.get_running_loop().time(), 0.0, seat, action,
+                      bot=True)
+        await self._admit(entry, self.config.race_window if self._contested(seat) else 0.0)
+        return not entry.done.done() or entry.done.result() is None
+
+    async def _apply_bot(self, seat: int, action: int | None) -> bool:
+        """Apply a bot's action now; a refusal or a failed write is logged (False)."""
         if action is None:
             return False
         try:
@@ -555,58 +685,275 @@ class TableRuntime:
             log.warning("table %s: bot for seat %d chose an illegal action: %s",
                         self.code, seat, e.reason)
             return False
+        except StorageError as e:  # retried by ``_retry_later``
+            log.error("table %s: storing a bot's action failed: %s", self.code, e)
+            return False
         return True
 
     # -- deadlines ---------------------------------------------------------------------
     def _arm(self) -> None:
-        """Bring the timers in line with the state (after every change) and arm the next."""
+        """Bring the timers in line with the state (after every change) and arm the next.
+        Nothing runs before the clocks start; while a race is held the armed timer stays
+        (it joins the race) and the books wait for its outcome."""
+        if self.window is not None:
+            return
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         self.armed = None
         st = self.state
-        if st is None or self.row.status != "playing" or st.is_over():
+        if st is None or self.row.status != "playing" or st.is_over() \
+                or not self.clocks_started:
             return
         loop = asyncio.get_running_loop()
-        scale = self.config.time_scale
-        clocked = [(seat, MOVE_CLOCK, st.move_number) for seat in self._clocked_seats()]
-        self.timers.sync(st, loop.time(), clocked)
+        timed = self._timed()
+        self.timers.sync(st, loop.time(), [key for key, _, _ in timed if key[1] == MOVE_CLOCK])
         best: tuple[float, Key] | None = None
-        for d in st.deadlines():
-            due = self.timers.due(d, scale)
-            if best is None or due < best[0]:
-                best = (due, key_of(d))
-        for key in clocked:
-            due = self.timers.started[key] + self.config.move_clock * scale
+        for key, length, _ in timed:
+            due = self.timers.started[key] + length
             if best is None or due < best[0]:
                 best = (due, key)
         if best is not None:
             self.armed = best
-            key = best[1]
-            self._timer = loop.call_at(best[0], lambda: self._spawn(self._expire(key)))
+            due, key = best
+            self._timer = loop.call_at(due, lambda: self._spawn(self._expire(key, due)))
 
-    async def _expire(self, key: Key) -> None:
+    async def _expire(self, key: Key, due: float) -> None:
+        """The timer ``key`` passed at ``due``: it contends like an action that arrived
+        then, and waits as long as some player's credit for delay could still beat it."""
         async with self.lock:
-            st = self.state
-            if st is None or self.row.status != "playing":
+            if self.state is None or self.row.status != "playing":
                 return
-            seat, action, since = key
-            if action == MOVE_CLOCK:
-                if st.move_number == since and seat in self._clocked_seats():
-                    bot = make_bot(self.game, self.config.substitute_bot, seat,
-                                   self.rng.randrange(2**31))
-                    if await self._try_bot(seat, bot.act(Observation(st, seat,
-                                                                     required=True))):
-                        return
-                self._arm()
-                return
-            if any(key_of(d) == key for d in st.deadlines()):
-                try:
-                    await self._apply_locked(key[0], key[1])
+            await self._admit(Entry(EntryKind.DEADLINE, due, key=key), self._largest_credit())
+
+    async def _expire_now(self, key: Key) -> None:
+        """Apply what the timer ``key`` does, if it still runs; else re-arm. Caller holds
+        the lock."""
+        st = self.state
+        if st is None or self.row.status != "playing":
+            return
+        seat, action, since = key
+        if action == MOVE_CLOCK:
+            if st.move_number == since and seat in self._clocked_seats():
+                bot = make_bot(self.game, self.config.substitute_bot, seat,
+                               self.rng.randrange(2**31))
+                if await self._apply_bot(seat, bot.act(Observation(st, seat, required=True))):
                     return
-                except IllegalAction as e:  # pragma: no cover - a game bug
-                    log.error("table %s: deadline action refused: %s", self.code, e.reason)
             self._arm()
+            return
+        if any(key_of(d) == key for d in st.deadlines()):
+            try:
+                await self._apply_locked(seat, action)
+                return
+            except IllegalAction as e:  # pragma: no cover - a game bug
+                log.error("table %s: deadline action refused: %s", self.code, e.reason)
+            except StorageError as e:  # retried by ``_retry_later``
+                log.error("table %s: storing a deadline's action failed: %s", self.code, e)
+                return
+        self._arm()
+
+    # -- races -----------------------------------------------------------------------------
+    def _person_plays(self, seat: int) -> bool:
+        """A person, not a bot (nor a substitute), plays ``seat``."""
+        return seat not in self.bots and seat not in self.subs
+
+    def _contested(self, seat: int) -> bool:
+        """An out-of-turn action of ``seat`` that another person could race now."""
+        st = self.state
+        assert st is not None
+        if seat in st.to_act():
+            return False
+        return any(s != seat and self._person_plays(s) for s in st.may_act())
+
+    def _quota(self, seat: int) -> LagQuota:
+        q = self.quotas.get(seat)
+        if q is None:
+            cfg = self.config
+            q = self.quotas[seat] = LagQuota(cfg.lag_quota_gain, cfg.lag_quota_cap,
+                                             min(cfg.lag_quota_start, cfg.lag_quota_cap))
+        return q
+
+    def _credit(self, conn: Conn, seat: int) -> float:
+        """The credit for network delay of a message of ``seat`` on ``conn``: its
+        measured lag, at most the seat's quota."""
+        return self._quota(seat).credit(conn.lag.lag())
+
+    def _largest_credit(self) -> float:
+        """The most credit any person's message could get now (how long a deadline
+        that passed waits for an action that was sent in time)."""
+        best = 0.0
+        for c in self.conns:
+            if c.seat is not None and self._person_plays(c.seat):
+                best = max(best, self._credit(c, c.seat))
+        return best
+
+    async def _admit(self, entry: Entry, hold: float) -> None:
+        """Apply ``entry`` now, or hold it: in the open race window, or in a new one
+        ``hold`` seconds long. Caller holds the lock; ``entry.done`` tells the outcome."""
+        w = self.window
+        if w is not None and entry.arrival > w.close:  # that race was over before it came
+            await self._resolve()
+            w = None
+        if w is None and hold > 0:
+            window = w = self.window = RaceWindow(entry.arrival + hold)
+            w.timer = asyncio.get_running_loop().call_at(
+                w.close, lambda: self._spawn(self._close_window(window)))
+        if w is not None:
+            w.entries.append(entry)
+            return
+        await self._run(entry)
+
+    async def _close_window(self, window: RaceWindow) -> None:
+        async with self.lock:
+            if self.window is window:
+                await self._resolve()
+
+    async def _resolve(self) -> None:
+        """Apply the held contenders by compensated arrival, actions before a deadline
+        of the same moment, ties by the seeded tie-break; each is judged against the
+        state it meets then. Caller holds the lock."""
+        w, self.window = self.window, None
+        if w is None:
+            return
+        if w.timer is not None:
+            w.timer.cancel()
+        for entry in w.ordered(self.race_rng):
+            await self._run(entry)
+        self._arm()
+        self._wake.set()
+
+    async def _run(self, e: Entry) -> None:
+        """Apply one contender; the sender's error (or None) goes to ``e.done``."""
+        outcome: dict[str, Any] | None = None
+        if e.kind is EntryKind.DEADLINE:
+            assert e.key is not None
+            await self._expire_now(e.key)
+        elif e.bot:
+            if not await self._apply_bot(e.seat, e.action):
+                outcome = {"type": "error", "code": "refused"}
+        else:
+            try:
+                outcome = await self._apply_player(e)
+            except Exception as exc:  # a bug: the sender's handler reports it
+                if not e.done.done():
+                    e.done.set_exception(exc)
+                return
+        if not e.done.done():
+            e.done.set_result(outcome)
+
+    async def _apply_player(self, e: Entry) -> dict[str, Any] | None:
+        """Apply a player's action; an error for the sender if it is refused."""
+        conn = e.sender
+        assert isinstance(conn, Conn)
+        tr = conn.tr
+        if self.row.status != "playing" or self.state is None:
+            return err(*self._not_playing(tr), e.sent_id)
+        try:
+            await self._apply_locked(e.seat, e.action, e.client_id, e.ack)
+        except IllegalAction as exc:
+            return err("illegal_action", self._refusal(tr, e.seat, exc), e.sent_id)
+        except StorageError as exc:
+            log.error("table %s: storing an action of seat %d failed: %s",
+                      self.code, e.seat, exc)
+            return err("storage", tr.gettext(N_(
+                "The server could not store your action, so nothing changed. Send it "
+                "again (with the same id).")), e.sent_id)
+        self._quota(e.seat).spend(e.credit)
+        return None
+
+    def _drop_window(self) -> None:
+        """The table closes: a held race is dropped, its senders told nothing changed."""
+        w, self.window = self.window, None
+        if w is None:
+            return
+        if w.timer is not None:
+            w.timer.cancel()
+        for e in w.entries:
+            if not e.done.done():
+                e.done.set_result(None if e.bot or e.kind is EntryKind.DEADLINE
+                                  else err("server_error", "the table closed", e.sent_id))
+
+    # -- the clocks wait until everyone has seen the table ---------------------------------
+    def _has_seen(self, seat: int) -> bool:
+        return seat in self.seen_deal or not self._person_plays(seat)
+
+    def not_ready(self) -> list[int]:
+        """Human seats whose player has not yet seen the first deal: the clocks wait."""
+        if self.clocks_started or self.row.status != "playing":
+            return []
+        return [s.seat for s in self.human_seats() if not self._has_seen(s.seat)]
+
+    def _saw_deal(self, seat: int) -> None:
+        """``seat`` has the first deal on its screen; the last one starts the clocks."""
+        if seat in self.seen_deal:
+            return
+        self.seen_deal.add(seat)
+        h = self._ready_timers.pop(seat, None)
+        if h is not None:
+            h.cancel()
+        self._check_ready()
+        self._notify_seats()
+
+    def _check_ready(self) -> bool:
+        """Start the clocks once every human seat has seen the first deal (or a bot
+        plays it); every connection then gets a ``state`` with the running timers."""
+        if self.clocks_started or self.row.status != "playing" or self.state is None \
+                or self.not_ready():
+            return False
+        self.clocks_started = True
+        for h in self._ready_timers.values():
+            h.cancel()
+        self._ready_timers.clear()
+        self._arm()
+        per_seat: dict[tuple[int | None, str], str] = {}
+        for c in self.conns:
+            if c.bound:
+                key = (c.seat, c.lang)
+                if key not in per_seat:
+                    per_seat[key] = json.dumps(self.snapshot(c.seat, "state", c.lang))
+                c.send(per_seat[key])
+        return True
+
+    def _expect_ready(self, seat: int) -> None:
+        """A connected seat that never says ``ready`` (an old client) counts as ready
+        after ``ready_timeout`` seconds, so the clocks cannot wait for it forever."""
+        if self.clocks_started or self.row.status != "playing" or self._has_seen(seat) \
+                or seat in self._ready_timers:
+            return
+        self._ready_timers[seat] = asyncio.get_running_loop().call_later(
+            self.config.ready_timeout, lambda: self._spawn(self._ready_anyway(seat)))
+
+    async def _ready_anyway(self, seat: int) -> None:
+        async with self.lock:
+            self._ready_timers.pop(seat, None)
+            if any(c.seat == seat for c in self.conns) and seat not in self.seen_deal:
+                log.info("table %s: seat %d never said ready; its clock runs anyway",
+                         self.code, seat)
+                self._saw_deal(seat)
+
+    async def ready(self, conn: Conn) -> None:
+        """``conn`` drew the started table: its seat has seen the first deal, and the
+        server starts measuring the connection's lag (its pings)."""
+        async with self.lock:
+            if conn.seat is None or not conn.bound or self.row.status != "playing":
+                return
+            self._saw_deal(conn.seat)
+            if conn.lag.timer is None:
+                self._ping(conn)
+
+    def _ping(self, conn: Conn) -> None:
+        """Ping ``conn`` now and every ``ping_interval`` seconds while it plays."""
+        conn.lag.timer = None
+        if conn.closed or conn not in self.conns or self.row.status != "playing":
+            return
+        loop = asyncio.get_running_loop()
+        conn.send({"type": "ping", "id": conn.lag.ping(loop.time())})
+        conn.lag.timer = loop.call_later(self.config.ping_interval, self._ping, conn)
+
+    @staticmethod
+    def pong(conn: Conn, msg: dict[str, Any], arrival: float) -> None:
+        """The answer to one of the server's pings, stamped ``arrival``: a round trip."""
+        conn.lag.pong(msg.get("id"), arrival)
 
     # -- connections and grace -------------------------------------------------------------
     def _start_grace(self, seat: int) -> None:
@@ -623,6 +970,7 @@ class TableRuntime:
                 return
             self.subs[seat] = make_bot(self.game, self.config.substitute_bot, seat,
                                        self.rng.randrange(2**31))
+            self._check_ready()  # a substitute has seen the deal
             self._notify_seats()
             self._wake.set()
 
@@ -633,7 +981,8 @@ class TableRuntime:
                 if c.lang not in per_lang:
                     info = self.public_info(c.lang)
                     per_lang[c.lang] = json.dumps({"type": "seats", "seats": info["seats"],
-                                                   "names": info["names"]})
+                                                   "names": info["names"],
+                                                   "not_ready": info["not_ready"]})
                 c.send(per_lang[c.lang])
 
     async def attach(self, conn: Conn, seat: int | None) -> None:
@@ -646,6 +995,7 @@ class TableRuntime:
                 if h is not None:
                     h.cancel()
                 self.subs.pop(seat, None)
+                self._expect_ready(seat)
             conn.send(self.snapshot(seat, "welcome", conn.lang))
             self._notify_seats()
 
@@ -662,8 +1012,8 @@ class TableRuntime:
         async with self.lock:
             if self.row.status != "waiting":
                 return False
+            await self.store.call(self.store.set_status, self.row.id, "expired")
             self.row.status = "expired"
-            self.store.set_status(self.row.id, "expired")
             for c in self.conns:
                 if c.bound:
                     c.send(self.snapshot(c.seat, "state", c.lang))
@@ -688,8 +1038,18 @@ class TableRuntime:
     def replay(self) -> dict[str, Any]:
         names = [s.bot if s.kind == "bot" else (s.name or "human") for s in self.row.seats]
         rep = Replay(self.row.game, self.row.players, dict(self.row.options), self.row.seed,
-                     None, [str(n) for n in names], list(self.log), self.row.result)
+                     self.row.deck, [str(n) for n in names], list(self.log), self.row.result,
+                     self.row.position)
         return rep.to_json()
+
+
+def _now() -> float:
+    """The event loop's clock (the one the timers run on); ``time.monotonic`` outside a
+    loop, which is what the standard loops read."""
+    try:
+        return asyncio.get_running_loop().time()
+    except RuntimeError:
+        return time.monotonic()
 
 
 def err(code: str, message: str, client_id: Any = None) -> dict[str, Any]:

@@ -8,7 +8,8 @@ import pytest
 
 from spieltisch.bots import make_bot
 from spieltisch.cli.realtime import RealtimeTable, play_realtime, uses_realtime
-from spieltisch.core import IllegalAction, Verdict, get_spec
+from spieltisch.cli.terminal import Table
+from spieltisch.core import CLOCK, IllegalAction, Verdict, get_spec
 from spieltisch.replay import Replay
 
 from .test_scenarios import CC, A, B, new_table, size
@@ -22,6 +23,16 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+NAMES = ["Zoe", "Anna", "Ben", "Clara"]
+
+
+def told(table: RealtimeTable, seat: int, text: str) -> list[str]:
+    """What the table says when ``seat`` does ``text`` now: the narration of its events,
+    as the human's seat sees them (worked out on a copy of the state)."""
+    events = table.state.clone().apply(seat, table.game.action_from_json(text))
+    return [table.table.event(e) for e in events]
 
 
 def heuristic_bots(game, human: int | None, seed: int) -> list:
@@ -48,7 +59,10 @@ def bots_game(seed: int) -> tuple[RealtimeTable, list[str], float]:
 def test_bots_play_a_real_time_game_and_the_replay_verifies():
     assert uses_realtime(get_spec("hood_politix").configure(3))
     table, lines, end = bots_game(11)
-    assert any(line.startswith("[clock] expire") for line in lines)  # slow bots: timeouts
+    expired = [i for i, (seat, text) in enumerate(table.replay.actions)
+               if seat == CLOCK and text == "expire move-timer"]
+    assert expired  # slow bots: timeouts, told as the narrator tells them
+    assert "The move timer has run out." in lines
     table.replay.result = table.state.result().to_json()
     Replay.from_json(table.replay.to_json()).verify()
     # on an injected clock the same seed gives the same game, to the same moment
@@ -62,7 +76,8 @@ def test_human_input_is_judged():
     actions are applied, faults applied with their penalty, unreadable text refused."""
     game = get_spec("hood_politix").configure(4)
     clock, lines = Clock(), []
-    table = RealtimeTable(game, 0, heuristic_bots(game, 0, 6), 6, lines.append, clock=clock)
+    table = RealtimeTable(game, 0, heuristic_bots(game, 0, 6), 6, lines.append, clock=clock,
+                          names=NAMES)
     table.tick(0.0)
     st = table.state
 
@@ -72,43 +87,64 @@ def test_human_input_is_judged():
         assert table.handle_line(text)
         return lines[said:]
 
-    assert typed("politix") == ["[seat 0] politix"]
+    politix = told(table, 0, "politix")
+    assert politix == ["Zoe calls Politix: the game pauses until Zoe ends it."]
+    assert typed("politix") == politix
     assert st.stats()["politix"] == 1 and table.replay.actions[-1] == (0, "politix")
     with pytest.raises(IllegalAction) as unreadable:
         game.action_from_json("play ZZ")
     assert typed("play ZZ") == [f"Not understood: {unreadable.value}"]
-    assert typed("end politix") == ["[seat 0] pause_end"]
+    resume = told(table, 0, "end politix")
+    assert typed("end politix") == resume and len(resume) == 1
     clock.now = 1.0
     accuse = game.action_from_json("accuse 2 mic-drop")
     verdict = st.check(0, accuse)
     assert verdict.verdict is Verdict.FAULTY  # seat 2 did nothing wrong: a false accusation
+    penalty = told(table, 0, "accuse 2 mic-drop")
     said = typed("accuse 2 mic-drop")
-    assert said[0] == f"FAULT: {verdict.reason}" and table.replay.actions[-1] == (
-        0, "accuse 2 mic-drop")
-    assert said[1].startswith("[seat 0] fault ") and said[2].startswith("[seat 0] draw count=2")
+    assert said == [f"Fault: {verdict.reason}", *penalty] and len(penalty) == 2
+    assert table.replay.actions[-1] == (0, "accuse 2 mic-drop")
     moves = len(table.replay.actions)
     assert "G1" not in st.view(0)["hand"]
-    assert typed("play G1") == ["Refused: you do not hold G1"]  # nothing is applied
+    assert typed("play G1") == ["Not legal now: you do not hold G1"]  # nothing is applied
     assert len(table.replay.actions) == moves
-    assert typed("help") == ["Type an action's number or its text (e.g. 'play G7', "
-                             "'throw G7', 'accuse 2 mic-check'); 'v' shows the table "
-                             "again; 'quit' stops."]
-    assert typed("v")[1] == game.render_view(st.view(0))
+    examples = ", ".join(f"'{game.action_to_json(a)}'" for a in st.legal_actions(0)[:3])
+    assert typed("help") == [
+        f"Type the number of a choice or the action itself ({examples}) at any moment; "
+        "'v' shows the table again, 'rules' how to play Hood Politix; 'quit' stops."]
+    assert typed("v")[1] == table.table.board(st.view(0))
     assert typed("") == [] and not table.handle_line("quit")
 
 
-def test_play_realtime_keeps_the_replay_when_the_human_quits(tmp_path, monkeypatch):
-    """The terminal loop with its keyboard thread: "quit" stops at once, and the replay
-    goes to the default file (there is no question at the end)."""
+def test_play_realtime_tells_the_deal_first_and_asks_where_to_save(tmp_path, monkeypatch):
+    """The terminal loop reading lines: it greets the player by name and tells the first
+    deal before anything else; "quit" stops at once, and the replay goes where the
+    player answers the question at the end."""
     monkeypatch.chdir(tmp_path)
     game = get_spec("hood_politix").configure(4)
     lines: list[str] = []
-    state = play_realtime(game, 0, "heuristic", 6, None, lines.append,
-                          stream=io.StringIO("quit\n"))
+    state = play_realtime(game, 0, "heuristic", 6, None, lines.append, player="Zoe",
+                          stream=io.StringIO("quit\nmine.json\n"))
     assert not state.is_over()
-    path = "spieltisch-hood_politix-6.json"
-    assert lines[-2:] == ["Stopped.", f"Replay saved to {path}"]
-    assert Replay.load(tmp_path / path).run().move_number == state.move_number
+    opening = game.new_state(seed=6).opening
+    tell = Table(game, NAMES, "en", 0).event
+    assert lines[0] == ("Hood Politix in real time — you are Zoe (seat 0); seed 6. Type at "
+                        "any moment; 'help' for help.")
+    assert lines[1:1 + len(opening)] == [tell(e) for e in opening]
+    assert lines[1].startswith("Round 1: Zoe deals") and "Zoe gets " in lines[1]
+    assert lines[-2:] == ["Stopped.", "Replay saved to mine.json"]
+    assert Replay.load(tmp_path / "mine.json").run().move_number == state.move_number
+
+
+def test_end_of_input_at_the_save_question_means_no(tmp_path, monkeypatch):
+    """Ctrl-D (the end of input) at "Save the replay?" saves nothing, in German too."""
+    monkeypatch.chdir(tmp_path)
+    game = get_spec("hood_politix").configure(4)
+    lines: list[str] = []
+    play_realtime(game, 0, "heuristic", 6, None, lines.append, player="Zoe", lang="de",
+                  stream=io.StringIO("quit\n"))
+    assert lines[0].startswith("Hood Politix in Echtzeit — du bist Zoe (Platz 0)")
+    assert lines[-1] == "Beendet." and list(tmp_path.iterdir()) == []
 
 
 def test_the_move_timer_resumes_after_a_pause_with_the_time_it_had_left():
@@ -143,7 +179,9 @@ def test_the_move_timer_resumes_after_a_pause_with_the_time_it_had_left():
     tick(64.9)
     assert not st.expired
     tick(65.0)
-    assert st.expired and lines[-1] == "[clock] expire timer=move-timer"
+    assert st.expired and lines[-1] == "The move timer has run out."
+    accusation = told(table, CC, "accuse 1 timeout")
     at(65.5, CC, "accuse 1 timeout")
-    assert "[seat 2] accuse accused=1 fault=timeout valid=True" in lines
+    assert lines[-len(accusation):] == accusation
+    assert accusation[0] == "Clara accuses Ben of taking too long (3-second rule) — rightly."
     assert size(st, B) == 8 and size(st, CC) == 5 and st.to_act() == (B,)
