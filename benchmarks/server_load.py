@@ -114,6 +114,7 @@ class Run:
 
 UPDATE = '{"type": "update", "index": '  # how every update starts (the server's json.dumps)
 LEGAL = '"legal": '
+INDEX = '"index": '
 DECODE = json.JSONDecoder().raw_decode
 
 
@@ -133,6 +134,8 @@ async def seat_client(ws: Any, run: Run, rng: random.Random) -> None:
     pending: dict[int, float] = {}  # action index -> send time
     sent_at: dict[int, float] = {}  # client message id -> send time
     n = 0
+    ready = False  # "ready" said: the first deal is on this seat's screen (docs/server.md)
+    acted = -1  # the state (its index) this seat last acted on: one action per state
     # after the end of the run nobody acts any more: stop listening 2 s after it (one
     # timer per seat, set at "go"; a timer per message cost as much as the message)
     with contextlib.suppress(TimeoutError):
@@ -156,15 +159,28 @@ async def seat_client(ws: Any, run: Run, rng: random.Random) -> None:
                         run.error(msg["code"])
                         sent_at.pop(msg.get("id"), None)
                         continue
+                    elif raw.startswith('{"type": "ping"'):  # the server measures the lag
+                        msg = json.loads(raw)
+                        await ws.send(json.dumps({"type": "pong", "id": msg["id"]}))
+                        continue
                     if LEGAL not in raw:  # no snapshot (seats, pong) or not started yet
                         continue
+                    if not ready:  # a started game's first snapshot: its deal is shown
+                        ready = True
+                        await ws.send('{"type": "ready"}')
                     if top_level_flag(raw, "over"):
                         return
                     if not top_level_flag(raw, "required"):
                         continue
+                    # the state's index: actions applied so far (an update tells the
+                    # index of its action); the fresh state the clocks' start brings must
+                    # not draw a second action on the same state
+                    at = raw.index(INDEX) + len(INDEX)
+                    index = int(raw[at:raw.index(",", at)]) + raw.startswith(UPDATE)
                     legal = DECODE(raw, raw.rindex(LEGAL) + len(LEGAL))[0]
-                    if not legal:
+                    if not legal or index == acted:
                         continue
+                    acted = index
                     await run.go.wait()
                     if run.think > 0:
                         await asyncio.sleep(rng.expovariate(1 / run.think))
@@ -389,6 +405,8 @@ def main() -> None:
         [sys.executable, "-m", "spieltisch.cli.main", "serve", "--port", str(port), "--db", db,
          "--bot-delay", "0", "--grace", "100000", "--messages-per-second", "100000",
          "--max-tables-per-client", "1000000", "--loop", args.server_loop,
+         # every client of the benchmark comes from one address: no per-client limits
+         "--http-requests-per-second", "0", "--joins-per-minute", "0",
          *(["--no-gc-tune"] if args.no_gc_tune else []),
          *(["--ws-deflate"] if args.deflate else [])],
         stdout=open(Path(tmp) / "server.out", "wb"), stderr=open(Path(tmp) / "server.log", "wb"),

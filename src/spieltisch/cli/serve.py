@@ -34,6 +34,17 @@ def serve(
     waiting_expiry: Annotated[float, typer.Option(
         help="minutes a waiting table may go without anybody joining before it expires "
              "(0: never)", min=0)] = 30.0,
+    http_requests_per_second: Annotated[float, typer.Option(
+        help="sustained HTTP requests per second per client address, with a burst of six "
+             "times as many (0: no limit)", min=0)] = 20.0,
+    joins_per_minute: Annotated[float, typer.Option(
+        help="seats one client address may take per minute (0: no limit)", min=0)] = 30.0,
+    origin: Annotated[list[str] | None, typer.Option(
+        help="another origin (https://cards.example.org) whose pages may create and join "
+             "tables and play; repeatable (the server's own origin always may)")] = None,
+    forwarded_allow_ips: Annotated[str, typer.Option(
+        help="comma-separated addresses of trusted proxies whose X-Forwarded-For and "
+             "X-Forwarded-Proto name the client ('*': any); empty: trust none")] = "",
     ws_deflate: Annotated[bool, typer.Option(
         help="offer WebSocket compression (permessage-deflate): less bandwidth, but "
              "about a quarter more server CPU per action and more memory per "
@@ -50,6 +61,7 @@ def serve(
         import uvicorn
 
         from ..server import ServerConfig, create_app
+        from ..server.config import uvicorn_proxy_options
     except ImportError as e:  # pragma: no cover - depends on the install
         typer.echo(f"error: the server needs the 'server' extra "
                    f"(pip install 'spieltisch[server]'): {e}", err=True)
@@ -59,10 +71,21 @@ def serve(
                           messages_per_second=messages_per_second,
                           message_burst=max(60, int(messages_per_second * 3)),
                           max_tables_per_client=max_tables_per_client,
-                          waiting_expiry=waiting_expiry)
-    url = config.resolved_db_url()
+                          waiting_expiry=waiting_expiry,
+                          http_requests_per_second=http_requests_per_second,
+                          http_burst=max(60, int(http_requests_per_second * 6)),
+                          joins_per_minute=joins_per_minute,
+                          allowed_origins=list(origin or []),
+                          forwarded_allow_ips=[a.strip() for a in forwarded_allow_ips.split(",")
+                                               if a.strip()])
+    try:
+        url = config.resolved_db_url()
+    except OSError as e:
+        typer.echo(f"error: cannot create the data directory {e.filename or ''}: "
+                   f"{e.strerror or e} (choose another place with --db)", err=True)
+        raise typer.Exit(2) from None
     config.db_url = url
-    problem = _check_database(url)
+    problem = _check_database(url, config.table_prefix)
     if problem:
         typer.echo(f"error: cannot use the database {url}: {problem}", err=True)
         raise typer.Exit(2)
@@ -90,7 +113,7 @@ def serve(
     typer.echo(f"spieltisch server on http://{shown}:{port}/  (database: {url})")
     server = uvicorn.Server(uvicorn.Config(
         app, host=host, port=port, log_level=log_level, ws_max_size=1 << 16,
-        ws_per_message_deflate=ws_deflate, loop=loop))
+        ws_per_message_deflate=ws_deflate, loop=loop, **uvicorn_proxy_options(config)))
 
     def run() -> None:
         assert server is not None
@@ -157,18 +180,30 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _check_database(url: str) -> str | None:
-    """Connect once before serving, so a bad ``--db`` is one clear line, not a traceback."""
-    import sqlalchemy
+def _check_database(url: str, prefix: str) -> str | None:
+    """Open the store and take its write lock once before serving, so that a bad
+    ``--db``, a database that cannot be written (a read-only file or folder, a full
+    disk) is one clear line, not a traceback."""
+    from ..server.store import Store
 
     try:
-        engine = sqlalchemy.create_engine(url)
-        with engine.connect():
-            pass
-        engine.dispose()
+        store = Store(url, prefix)
+        try:
+            with store.engine.connect() as conn:
+                if url.startswith("sqlite"):  # SQLite writes lazily: ask for the lock now
+                    conn.exec_driver_sql("BEGIN IMMEDIATE")
+                    conn.exec_driver_sql("ROLLBACK")
+        finally:
+            store.close()
     except Exception as e:  # any driver's error: report its first line
         lines = str(e).strip().splitlines()
-        return lines[0] if lines else type(e).__name__
+        problem = lines[0] if lines else type(e).__name__
+        if url.startswith("sqlite"):
+            from sqlalchemy.engine import make_url
+
+            folder = os.path.dirname(os.path.abspath(make_url(url).database or "."))
+            problem += f" (can this user write to {folder}, and is there room on its disk?)"
+        return problem
     return None
 
 

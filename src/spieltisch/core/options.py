@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +50,9 @@ class Option:
             value = float(value)
         if not isinstance(value, self.kind) or (self.kind is int and isinstance(value, bool)):
             raise ConfigError(f"{where} must be a {self.kind.__name__}, not {value!r}")
+        if self.kind is float and not math.isfinite(value):
+            # NaN passes every comparison below, and an infinite time never ends
+            raise ConfigError(f"{where} must be a finite number, not {value!r}")
         if self.choices is not None and value not in self.choices:
             raise ConfigError(f"{where} must be one of {', '.join(map(str, self.choices))}, "
                               f"not {value!r}")

@@ -9,30 +9,40 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import available_bots, levels
-from ..core.game import SpieltischError
+from ..core.game import Game, SpieltischError
 from ..core.options import Option
+from ..core.position import header as position_header
 from ..core.registry import game_names, get_spec
 from ..i18n import N_, Translator, language_from_accept, translator
 from .config import ServerConfig
-from .store import SeatRow, Store, TableRow
+from .guard import Buckets, Guard, RateLimit, client_address
+from .inputs import BadInput, over_limit, parse_json, read_body
+from .store import SeatRow, StorageError, Store, TableRow
 from .table import Conn, TableRuntime, err, hash_token
 from .texts import language, seat_names, server_tr
+from .timing import Pace
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+#: Largest request body of the lobby API, in bytes.
 MAX_BODY = 16_384
+
+log = logging.getLogger("spieltisch.server")
 
 
 #: Finished tables kept rebuilt (read-only) for status, replay and late connections.
@@ -44,17 +54,25 @@ class Lobby:
 
     ``tables`` holds the waiting and playing tables only: a table leaves it when its
     game ends (after the final messages are queued), so a long-running server does not
-    accumulate finished games. Those are rebuilt from the log on demand (``get``).
+    accumulate finished games. Those are rebuilt from the log on demand (``fetch``).
+    Every database call of the lobby runs in the store's threads (``Store.call``), so a
+    slow database never stops the event loop, and every table on it.
     """
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float] = time.time) -> None:
         self.config = config
         #: Wall-clock seconds for waiting tables' expiry (tests pass their own clock).
         self.clock = clock
-        self.store = Store(config.resolved_db_url(), config.table_prefix)
+        self.store = Store(config.resolved_db_url(), config.table_prefix, config.store_threads)
         self.tables: dict[str, TableRuntime] = {}
         self._finished: OrderedDict[str, TableRuntime] = OrderedDict()
         self._sweeper: asyncio.Task[None] | None = None
+        #: Tables each client address is creating right now (counted against its limit).
+        self._creating: defaultdict[str, int] = defaultdict(int)
+        #: Joins per client address (``joins_per_minute``).
+        self.joins = Buckets(config.joins_per_minute / 60, config.joins_per_minute)
+        #: Encoded ``replay/steps`` answers of finished tables, by (code, viewer).
+        self.steps = StepsCache()
 
     def _runtime(self, row: TableRow) -> TableRuntime:
         return TableRuntime(row, self.store, self.config, on_over=self._evict)
@@ -63,23 +81,35 @@ class Lobby:
         if self.tables.get(rt.code) is rt:
             del self.tables[rt.code]
 
+    def _rebuilt(self, row: TableRow) -> TableRuntime:
+        """A runtime of ``row`` replayed from its log (blocking: runs in a store thread)."""
+        rt = self._runtime(row)
+        rt.rebuild()
+        return rt
+
     async def recover(self) -> int:
-        """Rebuild every unfinished table from its log."""
+        """Rebuild every unfinished table from its log. A table that cannot be rebuilt
+        (its options or its log no longer hold) is logged, stored as ``broken`` and left
+        out: the server serves the rest."""
         n = 0
-        for row in self.store.list_tables(("waiting", "playing"), limit=1_000_000):
+        rows = await self.store.call(self.store.list_tables, ("waiting", "playing"), 1_000_000)
+        for row in reversed(rows):  # oldest first
             try:
-                rt = self._runtime(row)
-                rt.rebuild()
-            except Exception:  # one table whose log no longer replays must not stop the rest
-                logging.getLogger("spieltisch.server").exception(
-                    "table %s (%s) cannot be rebuilt from its log; left out", row.code, row.game)
+                rt = await self.store.call(self._rebuilt, row)
+                if rt.status == "over":  # stopped between its last action and marking the end
+                    continue
+                rt.waiting_since = self.clock()  # a restart gives waiting tables a fresh period
+                rt.activate()
+            except Exception:
+                log.exception("table %s (%s) cannot be rebuilt from its log; stored as broken",
+                              row.code, row.game)
+                with contextlib.suppress(Exception):
+                    await self.store.call(self.store.set_status, row.id, "broken")
                 continue
-            if rt.status == "over":  # stopped between its last action and marking the end
-                continue
-            rt.waiting_since = self.clock()  # a restart gives waiting tables a fresh period
             self.tables[row.code] = rt
-            rt.activate()
             n += 1
+            if rt.status == "waiting" and not rt.free_seats():
+                await self._start(rt)  # every seat was taken when the server stopped
         return n
 
     async def close(self) -> None:
@@ -105,7 +135,7 @@ class Lobby:
             try:
                 await self.expire_waiting()
             except Exception:  # one failing sweep (a database hiccup) must not end them
-                logging.getLogger("spieltisch.server").exception("expiring tables failed")
+                log.exception("expiring tables failed")
 
     async def expire_waiting(self) -> list[str]:
         """Expire every waiting table nobody joined for ``waiting_expiry`` minutes (since
@@ -122,33 +152,78 @@ class Lobby:
                 gone.append(rt.code)
         return gone
 
-    def get(self, code: str) -> TableRuntime | None:
-        code = code.upper()
+    def _known(self, code: str) -> TableRuntime | None:
+        """A live table, or a finished one rebuilt lately."""
         rt = self.tables.get(code) or self._finished.get(code)
-        if rt is not None:
-            if code in self._finished:
-                self._finished.move_to_end(code)
-            return rt
+        if rt is not None and code in self._finished:
+            self._finished.move_to_end(code)
+        return rt
+
+    def _load(self, code: str) -> TableRuntime | None:
+        """A table that is not live, rebuilt read-only from the store (blocking). One that
+        cannot be rebuilt is stored as ``broken``: ``ApiError`` 409 ``broken``."""
         row = self.store.load_table(code)
         if row is None:
             return None
-        # a finished or expired table (not kept live): rebuilt read-only for status and
-        # replay
-        rt = TableRuntime(row, self.store, self.config)
-        rt.rebuild()
+        if row.status != "broken":
+            try:
+                return self._rebuilt(row)
+            except SQLAlchemyError:
+                raise
+            except Exception:
+                log.exception("table %s (%s) cannot be rebuilt from its log; stored as broken",
+                              row.code, row.game)
+                self.store.set_status(row.id, "broken")
+        raise ApiError(409, "broken", N_("Table {table} is out of order: its stored game "
+                                         "cannot be replayed."), table=code)
+
+    def _keep(self, rt: TableRuntime) -> TableRuntime:
         if rt.status in ("over", "expired"):
-            self._finished[code] = rt
+            self._finished[rt.code] = rt
             while len(self._finished) > FINISHED_CACHE:
                 self._finished.popitem(last=False)
         return rt
 
-    def _new_code(self) -> str:
-        while True:
+    def get(self, code: str) -> TableRuntime | None:
+        """The table ``code`` (``fetch`` without leaving the calling thread: it reads the
+        database in it; for tests and scripts, not for the event loop)."""
+        code = code.upper()
+        rt = self._known(code) or self._load(code)
+        return None if rt is None else self._keep(rt)
+
+    async def fetch(self, code: str) -> TableRuntime | None:
+        """The table ``code``: live, or finished or expired and rebuilt read-only from the
+        log for status and replay (in a store thread); None if there is none."""
+        code = code.upper()
+        rt = self._known(code)
+        if rt is None and len(code) <= 16:
+            rt = await self.store.call(self._load, code)
+            if rt is not None:
+                # it may have gone live meanwhile (created, recovered): never two runtimes
+                rt = self.tables.get(code) or rt
+        return None if rt is None else self._keep(rt)
+
+    def _insert(self, spec_name: str, game: Game, seed: int, seats: list[SeatRow],
+                owner: str, probe: TableRow) -> TableRow:
+        """Store a new table under a fresh code and read it back (blocking)."""
+        for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
-            if code not in self.tables and self.store.load_table(code) is None:
-                return code
+            if code in self.tables:
+                continue
+            try:
+                self.store.create_table(code, spec_name, game.num_players, game.options,
+                                        seed, seats, owner, probe.setup_json())
+            except IntegrityError:  # the code is taken (the column is unique)
+                continue
+            row = self.store.load_table(code)
+            assert row is not None
+            return row
+        raise RuntimeError("no free table code after 20 tries")
 
     async def create(self, body: dict[str, Any], owner: str) -> TableRuntime:
+        position = body.get("position")
+        if position is not None:
+            body = self._from_position(body, position)
         game_name = body.get("game")
         if not isinstance(game_name, str):
             raise ApiError(400, "bad_request", N_("'game' must be a game name."))
@@ -182,36 +257,108 @@ class Lobby:
                 seats.append(SeatRow(i, "bot", s[4:]))
             else:
                 raise ApiError(400, "bad_request", N_("Seat {seat}: {spec} is not 'human' or "
-                                                      "'bot:LEVEL'."), seat=i + 1, spec=repr(s))
-        live = sum(1 for t in self.tables.values()
-                   if t.row.owner == owner and t.row.status != "over")
+                                                      "'bot:LEVEL'."), seat=i + 1,
+                               spec=repr(s)[:80])
+        probe = self._setup(body, game)
+        try:
+            probe.pace = Pace.parse(body.get("pace")).value
+        except ValueError:
+            raise ApiError(400, "bad_pace",
+                           N_("'pace' must be rules, relaxed or untimed.")) from None
+        live = self._creating[owner] + sum(1 for t in self.tables.values()
+                                           if t.row.owner == owner and t.row.status != "over")
         if live >= self.config.max_tables_per_client:
             raise ApiError(429, "too_many_tables",
                            N_("At most {n} unfinished tables per player."),
                            n=self.config.max_tables_per_client)
-        seed = body.get("seed")
-        if seed is None:
-            seed = secrets.randbits(62)
-        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
-            raise ApiError(400, "bad_request", N_("'seed' must be an integer in 0..2^62."))
-        code = self._new_code()
-        table_id = self.store.create_table(code, spec.name, game.num_players, game.options,
-                                           seed, seats, owner)
-        row = self.store.load_table(code)
-        assert row is not None and row.id == table_id
+        self._creating[owner] += 1
+        try:
+            row = await self.store.call(self._insert, spec.name, game, probe.seed, seats,
+                                        owner, probe)
+        finally:
+            self._creating[owner] -= 1
+            if not self._creating[owner]:
+                del self._creating[owner]
         rt = self._runtime(row)
         rt.waiting_since = self.clock()
-        self.tables[code] = rt
+        self.tables[row.code] = rt
         rt.activate()
-        await rt.start_if_full()
+        await self._start(rt)  # a table of bots starts at once
         return rt
 
-    async def join(self, rt: TableRuntime, body: dict[str, Any]) -> tuple[int, str]:
+    def _from_position(self, body: dict[str, Any], position: Any) -> dict[str, Any]:
+        """The create body with the game, player count and options of ``position`` (a
+        body that names others is refused)."""
+        try:
+            game, players, options = position_header(position)
+        except SpieltischError as e:
+            raise ApiError(400, "bad_position", N_("The position cannot be used: {reason}"),
+                           reason=str(e)) from None
+        given = {"game": game, "players": players, "options": options}
+        for key, value in given.items():
+            if key in body and body[key] != value and not (key == "options" and not body[key]):
+                raise ApiError(400, "bad_position", N_("'{key}' differs from the position's; "
+                                                       "leave it out."), key=key)
+        return {**body, **given}
+
+    def _setup(self, body: dict[str, Any], game: Game) -> TableRow:
+        """The setup of the new table: its seed, and for a private practice table the
+        stacked deck or position asked for. A table strangers can join always gets a
+        seed from the server: whoever chose it would know every hidden card."""
+        practice = body.get("practice", False)
+        if not isinstance(practice, bool):
+            raise ApiError(400, "bad_request", N_("'practice' must be true or false."))
+        seed, deck, position = body.get("seed"), body.get("deck"), body.get("position")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                                 or not 0 <= seed < 2**62):
+            raise ApiError(400, "bad_request", N_("'seed' must be an integer in 0..2^62."))
+        if deck is not None and not _is_deck(deck):
+            raise ApiError(400, "bad_request", N_("'deck' must be a list of card codes, or a "
+                                                  "list of such lists (one per shuffle)."))
+        chosen = seed is not None or deck is not None or position is not None
+        row = TableRow(0, "", game.name, game.num_players, game.options,
+                       secrets.randbits(62) if seed is None else seed, "waiting", 0.0,
+                       practice=practice or chosen, deck=deck, position=position)
+        if deck is not None or position is not None:
+            # the deck or position must set up a game that goes on
+            code, text = ("bad_position", N_("The position cannot be used: {reason}")) \
+                if position is not None else \
+                ("bad_deck", N_("The stacked deck cannot be used: {reason}"))
+            try:
+                start = row.first_state(game)
+            except SpieltischError as e:
+                raise ApiError(400, code, text, reason=str(e)) from None
+            if start.is_over():
+                raise ApiError(400, code, text, reason="the game is over")
+        return row
+
+    async def _start(self, rt: TableRuntime) -> None:
+        """Start a full table; when the database fails, try again every few seconds (the
+        seats are taken: the table must not stay waiting)."""
+        try:
+            await rt.start_if_full()
+        except Exception:
+            log.exception("table %s: starting failed; trying again", rt.code)
+            loop = asyncio.get_running_loop()
+            loop.call_later(2.0, lambda: loop.create_task(self._start(rt)))
+
+    async def join(self, rt: TableRuntime, body: dict[str, Any],
+                   client: str = "") -> tuple[int, str]:
+        """Take a seat at ``rt`` for ``client`` (its address): a free seat, or the one
+        asked for. Joins are limited per client; a practice table takes its creator only."""
+        if not self.joins.allow(client):
+            raise ApiError(429, "too_many_joins", N_("Too many seats taken from your address: "
+                                                     "wait a minute and try again."))
         name = body.get("name", "")
         if not isinstance(name, str) or len(name) > 64:
             raise ApiError(400, "bad_request",
                            N_("'name' must be a string of at most 64 characters."))
         wanted = body.get("seat")
+        if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)):
+            raise ApiError(400, "bad_request", N_("'seat' must be a seat number."))
+        if rt.row.practice and client != rt.row.owner:
+            raise ApiError(403, "private", N_("This is a private practice table: only the "
+                                              "player who set it up sits at it."))
         async with rt.lock:
             free = rt.free_seats()
             if rt.status == "expired":
@@ -220,22 +367,57 @@ class Lobby:
                 raise ApiError(409, "table_full", N_("There is no free seat at this table."))
             if wanted is None:
                 seat = free[0]
-            elif wanted in free and isinstance(wanted, int):
+            elif wanted in free:
                 seat = wanted
             else:
                 raise ApiError(409, "seat_taken", N_("Seat {seat} is not free."),
-                               seat=wanted + 1 if isinstance(wanted, int) else repr(wanted))
+                               seat=wanted + 1)
             token = secrets.token_urlsafe(32)
             th = hash_token(token)
-            if not self.store.claim_seat(rt.row.id, seat, name, th):
+            if not await self.store.call(self.store.claim_seat, rt.row.id, seat, name, th):
                 raise ApiError(409, "seat_taken", N_("Seat {seat} is not free."), seat=seat + 1)
             for s in rt.row.seats:
                 if s.seat == seat:
                     s.token_hash = th
                     s.name = name
             rt.waiting_since = self.clock()
-        await rt.start_if_full()
+        await self._start(rt)
         return seat, token
+
+
+def _is_deck(deck: Any) -> bool:
+    """A stacked deck as the client sends it: card codes, or lists of them."""
+    if not isinstance(deck, list) or not deck:
+        return False
+    orders = deck if isinstance(deck[0], list) else [deck]
+    return all(isinstance(o, list) and o and all(isinstance(c, str) for c in o)
+               for o in orders)
+
+
+class StepsCache:
+    """Encoded ``replay/steps`` answers of finished games by (code, viewer), the least
+    recently asked dropped first past ``budget`` bytes: replaying a game for every
+    request would let anyone keep the server busy."""
+
+    def __init__(self, budget: int = 64 << 20) -> None:
+        self.budget = budget
+        self.size = 0
+        self.entries: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+
+    def get(self, key: tuple[str, str]) -> bytes | None:
+        body = self.entries.get(key)
+        if body is not None:
+            self.entries.move_to_end(key)
+        return body
+
+    def put(self, key: tuple[str, str], body: bytes) -> None:
+        if key in self.entries or len(body) > self.budget:
+            return
+        self.entries[key] = body
+        self.size += len(body)
+        while self.size > self.budget:
+            _, dropped = self.entries.popitem(last=False)
+            self.size -= len(dropped)
 
 
 class ApiError(Exception):
@@ -257,7 +439,7 @@ class ApiError(Exception):
 
 
 def _client(request: Request | WebSocket) -> str:
-    return request.client.host if request.client else ""
+    return client_address(request.scope)
 
 
 def request_language(request: Request | WebSocket) -> str:
@@ -269,14 +451,19 @@ def request_language(request: Request | WebSocket) -> str:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ApiError(413, "too_large", N_("The request body is over {n} bytes."), n=MAX_BODY)
+    """The request's JSON object; at most ``MAX_BODY`` bytes are ever read."""
+    try:
+        raw = await read_body(request, MAX_BODY)
+    except BadInput as e:
+        if e.code == "too_large":
+            raise ApiError(413, "too_large", N_("The request body is over {n} bytes."),
+                           n=MAX_BODY) from None
+        raise ApiError(400, "malformed", N_("The body is not valid JSON.")) from None
     if not raw:
         return {}
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = parse_json(raw)
+    except BadInput:
         raise ApiError(400, "malformed", N_("The body is not valid JSON.")) from None
     if not isinstance(data, dict):
         raise ApiError(400, "malformed", N_("The body must be a JSON object."))
@@ -287,8 +474,8 @@ def _lobby(request: Request | WebSocket) -> Lobby:
     return request.app.state.lobby  # type: ignore[no-any-return]
 
 
-def _table(request: Request) -> TableRuntime:
-    rt = _lobby(request).get(request.path_params["code"])
+async def _table(request: Request) -> TableRuntime:
+    rt = await _lobby(request).fetch(request.path_params["code"])
     if rt is None:
         raise ApiError(404, "no_table", N_("There is no table {table}."),
                        table=request.path_params["code"][:16])
@@ -342,10 +529,23 @@ def stored_info(row: TableRow, lang: str) -> dict[str, Any]:
     names = seat_names(row.seats, lang)
     winner = row.result.get("winner") if row.result else None
     return {"code": row.code, "game": row.game, "players": row.players,
-            "options": row.options, "status": row.status, "result": row.result,
+            "options": finite(row.options), "status": row.status, "result": row.result,
             "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
                       for s in row.seats],
-            "names": names, "winner": names[winner] if isinstance(winner, int) else None}
+            "names": names, "winner": names[winner] if isinstance(winner, int) else None,
+            "practice": row.practice, "pace": row.pace}
+
+
+def finite(value: Any) -> Any:
+    """``value`` with every NaN or infinite number as null: a row stored before options
+    were checked for them must not make the lobby's JSON unwritable."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [finite(v) for v in value]
+    return value
 
 
 async def list_tables(request: Request) -> Response:
@@ -353,9 +553,8 @@ async def list_tables(request: Request) -> Response:
     lang = request_language(request)
     live = [rt.public_info(lang) for rt in lobby.tables.values()]
     codes = {t["code"] for t in live}
-    ended = [stored_info(row, lang)
-             for row in lobby.store.list_tables(("over", "expired"), limit=200)
-             if row.code not in codes]
+    rows = await lobby.store.call(lobby.store.list_tables, ("over", "expired"), 200)
+    ended = [stored_info(row, lang) for row in rows if row.code not in codes]
     return JSONResponse(live + ended, headers={"vary": "accept-language"})
 
 
@@ -366,19 +565,19 @@ async def create_table(request: Request) -> Response:
 
 
 async def table_status(request: Request) -> Response:
-    return JSONResponse(_table(request).public_info(request_language(request)))
+    return JSONResponse((await _table(request)).public_info(request_language(request)))
 
 
 async def join_table(request: Request) -> Response:
     body = await _body(request)
-    rt = _table(request)
-    seat, token = await _lobby(request).join(rt, body)
+    rt = await _table(request)
+    seat, token = await _lobby(request).join(rt, body, _client(request))
     return JSONResponse({"code": rt.code, "seat": seat, "token": token,
                          "ws": f"/ws/{rt.code}"}, status_code=201)
 
 
 async def replay(request: Request) -> Response:
-    rt = _table(request)
+    rt = await _table(request)
     if rt.status != "over":
         raise ApiError(409, "not_over", N_("Replays are available when the game is over."))
     return JSONResponse(rt.replay(), headers={
@@ -402,47 +601,37 @@ async def openapi(request: Request) -> Response:
     return JSONResponse(SCHEMA)
 
 
-class RateLimit:
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 async def ws_endpoint(ws: WebSocket) -> None:
     lobby = _lobby(ws)
     cfg = lobby.config
     await ws.accept()
     code = ws.path_params["code"].upper()
-    rt = lobby.tables.get(code)
-    if rt is None and len(code) <= 16:  # a finished game: read-only, for a late reconnect
-        rt = lobby.get(code)
-        if rt is not None and rt.status not in ("over", "expired"):
-            rt = None  # never a second runtime of a live table
     conn = Conn(ws.send, _client(ws))
     conn.lang = request_language(ws)
     tr = conn.tr
+    try:  # a finished game is rebuilt read-only, for a late reconnect
+        rt = await lobby.fetch(code)
+        if rt is not None and rt.code not in lobby.tables \
+                and rt.status not in ("over", "expired"):
+            rt = None  # never a second runtime of a live table
+        problem = err("no_table", tr.format(N_("There is no table {table}."),
+                                            table=ws.path_params["code"][:16]))
+    except ApiError as e:  # a broken table
+        rt, problem = None, err(e.code, e.text(tr))
+    except SQLAlchemyError:
+        rt, problem = None, err("unavailable", tr.gettext(DATABASE_DOWN))
     if rt is None:
-        conn.send(err("no_table", tr.format(N_("There is no table {table}."),
-                                            table=ws.path_params["code"][:16])))
+        conn.send(problem)
         await conn.flush()
         await ws.close(code=4404)
         return
     limit = RateLimit(cfg.messages_per_second, cfg.message_burst)
     too_large = N_("Messages are limited to {n} bytes.")
     try:
+        loop = asyncio.get_running_loop()
         while True:
             message = await ws.receive()
+            arrival = loop.time()  # the server's clock stamps it; a client's is never read
             if message["type"] == "websocket.disconnect":
                 break
             tr = conn.tr  # the language may have changed
@@ -460,7 +649,7 @@ async def ws_endpoint(ws: WebSocket) -> None:
                     continue
             if text is None:
                 continue
-            if len(text) > cfg.max_message_bytes:
+            if over_limit(text, cfg.max_message_bytes):
                 conn.send(err("too_large", tr.format(too_large, n=cfg.max_message_bytes)))
                 continue
             if not limit.allow():
@@ -469,15 +658,21 @@ async def ws_endpoint(ws: WebSocket) -> None:
                     n=f"{cfg.messages_per_second:g}")))
                 continue
             try:
-                msg = json.loads(text)
-            except (json.JSONDecodeError, RecursionError):
+                msg = parse_json(text)
+            except BadInput:
                 conn.send(err("malformed", tr.gettext(N_("The message is not valid JSON."))))
                 continue
             if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
                 conn.send(err("malformed", tr.gettext(
                     N_("A message is a JSON object with a string 'type'."))))
                 continue
-            await handle(rt, conn, msg)
+            try:
+                await handle(rt, conn, msg, arrival)
+            except Exception:  # a bug: the player hears of it, the connection stays
+                log.exception("table %s: handling a %r message failed", rt.code,
+                              msg["type"][:40])
+                conn.send(err("server_error", tr.gettext(
+                    N_("The server failed to handle this message; nothing changed."))))
     except WebSocketDisconnect:
         pass
     finally:
@@ -485,11 +680,19 @@ async def ws_endpoint(ws: WebSocket) -> None:
         await conn.flush()
 
 
-async def handle(rt: TableRuntime, conn: Conn, msg: dict[str, Any]) -> None:
+async def handle(rt: TableRuntime, conn: Conn, msg: dict[str, Any],
+                 arrival: float | None = None) -> None:
+    """One client message, stamped ``arrival`` (the loop's clock) when it came in."""
     kind = msg["type"]
     tr = conn.tr
+    if arrival is None:
+        arrival = asyncio.get_running_loop().time()
     if kind == "ping":
         conn.send({"type": "pong", "id": msg.get("id")})
+    elif kind == "pong":  # the answer to the server's ping: a round trip (docs: "Time")
+        rt.pong(conn, msg, arrival)
+    elif kind == "ready":  # the client drew the started table (the clocks wait for it)
+        await rt.ready(conn)
     elif kind == "hello":
         if conn.bound:
             conn.send(err("already_joined",
@@ -511,7 +714,7 @@ async def handle(rt: TableRuntime, conn: Conn, msg: dict[str, Any]) -> None:
                                                       "first.")),
                           msg.get("id") if isinstance(msg.get("id"), (str, int)) else None))
             return
-        reply = await rt.player_action(conn, msg)
+        reply = await rt.player_action(conn, msg, arrival)
         if reply is not None:
             conn.send(reply)
     elif kind == "state":
@@ -531,12 +734,32 @@ async def handle(rt: TableRuntime, conn: Conn, msg: dict[str, Any]) -> None:
                                                 type=repr(kind[:40]))))
 
 
+#: What a player reads while the database does not answer.
+DATABASE_DOWN = N_("The database is not available right now; try again in a moment.")
+
+
 async def api_error(request: Request, exc: Exception) -> Response:
+    """An ``ApiError`` or a game's ``SpieltischError`` (a bad option, say) as JSON."""
     if isinstance(exc, ApiError):
         tr = server_tr(request_language(request))
         return JSONResponse({"error": exc.code, "message": exc.text(tr), **exc.extra},
                             status_code=exc.status)
-    return JSONResponse({"error": "bad_request", "message": str(exc)}, status_code=400)
+    return JSONResponse({"error": "bad_request", "message": finite_text(str(exc))},
+                        status_code=400)
+
+
+async def database_error(request: Request, exc: Exception) -> Response:
+    """The database failed (down, full, locked): 503, and the reason in the log."""
+    log.error("%s %s: the database failed: %s", request.method, request.url.path,
+              str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
+    tr = server_tr(request_language(request))
+    return JSONResponse({"error": "unavailable", "message": tr.gettext(DATABASE_DOWN)},
+                        status_code=503, headers={"retry-after": "5"})
+
+
+def finite_text(text: str) -> str:
+    """``text`` as UTF-8 can carry it (a lone surrogate of a client's input replaced)."""
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def create_app(config: ServerConfig | None = None,
@@ -558,10 +781,12 @@ def create_app(config: ServerConfig | None = None,
         finally:
             await lobby.close()
 
+    from .lab_pages import lab_routes  # the designer's lab reports (docs/lab.md)
     from .web import web_routes  # the browser client (static/, docs/client.md)
 
     routes = [
         *web_routes(),  # serves "/" before the placeholder below
+        *lab_routes(),  # the lab's reports made on this machine, at /lab
         Route("/", index),
         Route("/api/games", list_games),
         Route("/api/tables", list_tables, methods=["GET"]),
@@ -573,7 +798,10 @@ def create_app(config: ServerConfig | None = None,
         WebSocketRoute("/ws/{code}", ws_endpoint),
     ]
     return Starlette(routes=routes, lifespan=lifespan,
-                     exception_handlers={ApiError: api_error, SpieltischError: api_error})
+                     middleware=[Middleware(Guard, config=cfg)],
+                     exception_handlers={ApiError: api_error, SpieltischError: api_error,
+                                         SQLAlchemyError: database_error,
+                                         StorageError: database_error})
 
 
 __all__ = ["ApiError", "Lobby", "create_app"]

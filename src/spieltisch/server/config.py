@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 
 def default_db_url() -> str:
-    """SQLite in the user's data directory (created if missing)."""
+    """SQLite in the user's data directory, created if missing, for its owner only
+    (mode 0700: the database holds every game's seed and log). ``OSError`` when the
+    directory cannot be made."""
     from pathlib import Path
 
     import platformdirs
 
     path = Path(platformdirs.user_data_dir("spieltisch", appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=0o700, exist_ok=True)
     return f"sqlite:///{path / 'server.sqlite3'}"
 
 
@@ -33,6 +37,20 @@ class ServerConfig:
     move_clock: float = 0.0
     #: Pause before each bot action (seconds); 0 = as soon as the loop allows.
     bot_delay: float = 0.0
+    #: Out-of-turn actions arriving within this many seconds of each other are a race,
+    #: decided by compensated arrival (docs/server.md, "Time"). Not scaled.
+    race_window: float = 0.15
+    #: Credit for network delay per player (lichess): the quota starts at
+    #: ``lag_quota_start``, each action adds ``lag_quota_gain``, it never exceeds
+    #: ``lag_quota_cap`` (seconds).
+    lag_quota_start: float = 0.3
+    lag_quota_gain: float = 0.1
+    lag_quota_cap: float = 0.4
+    #: Seconds between the server's pings of a seat's connection (they measure its lag).
+    ping_interval: float = 5.0
+    #: Seconds a connected seat may take to say ``ready`` (it drew the first deal) before
+    #: the table's clocks start without it (a client that never says it).
+    ready_timeout: float = 30.0
     #: Largest accepted WebSocket message (bytes of text).
     max_message_bytes: int = 4096
     #: Sustained messages per second per connection, and the burst allowed above it.
@@ -45,6 +63,30 @@ class ServerConfig:
     #: Minutes a waiting table may go without anybody joining before it expires
     #: (listed as ``expired``, never started); 0 = never.
     waiting_expiry: float = 30.0
+    #: HTTP requests per second one client address may make on average, and the burst
+    #: above it (a page load fetches some 20 files); 0 = no limit.
+    http_requests_per_second: float = 20.0
+    http_burst: int = 120
+    #: Seats one client address may take per minute (joins), as a burst that refills at
+    #: this rate; 0 = no limit.
+    joins_per_minute: float = 30.0
+    #: Origins (``https://cards.example.org``) whose pages may create or join tables and
+    #: open WebSockets, besides the server's own (from the request's ``Host``).
+    allowed_origins: list[str] = field(default_factory=list)
+    #: Addresses of trusted proxies whose ``X-Forwarded-For`` / ``-Proto`` headers name
+    #: the client (``*``: any); empty = trust no such header.
+    forwarded_allow_ips: list[str] = field(default_factory=list)
+    #: Threads that run the database work of the lobby (create, join, status, lists,
+    #: recovery), so a slow query never stops the event loop.
+    store_threads: int = 4
 
     def resolved_db_url(self) -> str:
         return self.db_url or default_db_url()
+
+
+def uvicorn_proxy_options(config: ServerConfig) -> dict[str, Any]:
+    """uvicorn's proxy settings for ``config``: forwarded headers are believed only from
+    the proxies named in ``forwarded_allow_ips`` (uvicorn itself would trust 127.0.0.1)."""
+    if not config.forwarded_allow_ips:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": list(config.forwarded_allow_ips)}

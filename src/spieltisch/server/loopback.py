@@ -13,7 +13,7 @@ from typing import Any
 import uvicorn
 
 from .app import create_app
-from .config import ServerConfig
+from .config import ServerConfig, uvicorn_proxy_options
 
 
 class LoopbackServer:
@@ -27,7 +27,8 @@ class LoopbackServer:
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.server = uvicorn.Server(uvicorn.Config(
-            create_app(config), log_level="warning", ws_max_size=1 << 16, lifespan="on"))
+            create_app(config), log_level="warning", ws_max_size=1 << 16, lifespan="on",
+            **uvicorn_proxy_options(config)))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True)
 

@@ -12,9 +12,13 @@ def _resp(schema: dict[str, Any], desc: str = "ok") -> dict[str, Any]:
     return {"description": desc, "content": {"application/json": {"schema": schema}}}
 
 
-_ERRORS = {"400": _resp(_ERROR, "bad request"), "404": _resp(_ERROR, "no such table"),
-           "409": _resp(_ERROR, "conflict"), "413": _resp(_ERROR, "body too large"),
-           "429": _resp(_ERROR, "too many tables")}
+_ERRORS = {"400": _resp(_ERROR, "bad request"),
+           "403": _resp(_ERROR, "a page of another origin, or a private practice table"),
+           "404": _resp(_ERROR, "no such table"),
+           "409": _resp(_ERROR, "conflict (full, taken, expired, not over, broken)"),
+           "413": _resp(_ERROR, "body too large"),
+           "429": _resp(_ERROR, "too many tables, joins or requests from this address"),
+           "503": _resp(_ERROR, "the database is not available")}
 _CODE = [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}]
 _NAME = [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}]
 #: ``?lang=``: the language of translated texts (else ``Accept-Language``; unknown: en).
@@ -62,7 +66,8 @@ SCHEMA: dict[str, Any] = {
             "requestBody": {"content": {"application/json": {"schema": {
                 "type": "object", "properties": {
                     "name": {"type": "string", "maxLength": 64},
-                    "seat": {"type": "integer", "minimum": 0}}}}}},
+                    "seat": {"type": "integer", "minimum": 0}}}}},
+                "description": "at most 16 KiB"},
             "responses": {"201": _resp({"type": "object", "required": ["seat", "token"],
                                         "properties": {"code": {"type": "string"},
                                                        "seat": {"type": "integer"},
@@ -71,6 +76,22 @@ SCHEMA: dict[str, Any] = {
                           **_ERRORS}}},
         "/api/tables/{code}/replay": {"get": {
             "summary": "Replay file of a finished game (docs/replays.md)", "parameters": _CODE,
+            "responses": {"200": _resp({"type": "object"}), **_ERRORS}}},
+        "/api/tables/{code}/replay/steps": {"get": {
+            "summary": "Every step of a finished game as a seat, a spectator or in full",
+            "parameters": _CODE + [{"name": "seat", "in": "query", "required": False,
+                                    "schema": {"type": "string",
+                                               "description": "a seat number, 'spectator' "
+                                                              "or 'full' (the default)"}}],
+            "responses": {"200": _resp({"type": "object"}), **_ERRORS}}},
+        "/api/games/{name}/describe": {"post": {
+            "summary": "Descriptions of action texts of a configured game",
+            "parameters": _NAME,
+            "requestBody": {"content": {"application/json": {"schema": {
+                "type": "object", "properties": {
+                    "players": {"type": "integer"}, "options": {"type": "object"},
+                    "actions": {"type": "array", "items": {"type": "string"},
+                                "maxItems": 2000}}}}}},
             "responses": {"200": _resp({"type": "object"}), **_ERRORS}}},
     },
     "components": {"schemas": {
@@ -94,19 +115,38 @@ SCHEMA: dict[str, Any] = {
                 "level": {"enum": ["easy", "medium", "hard"]}, "label": {"type": "string"},
                 "about": {"type": "string"}}}},
             "bot_names": {"type": "array", "items": {"type": "string"}}}},
-        "CreateTable": {"type": "object", "required": ["game"], "properties": {
-            "game": {"type": "string"}, "players": {"type": "integer"},
+        "CreateTable": {"type": "object", "properties": {
+            "game": {"type": "string", "description": "required unless 'position' is given"},
+            "players": {"type": "integer"},
             "options": {"type": "object"},
             "seats": {"type": "array", "description": "default: human, then bot:medium",
                       "items": {"type": "string", "pattern": "^(human|bot:.+)$"}},
-            "seed": {"type": "integer", "minimum": 0}}},
+            "practice": {"type": "boolean", "description":
+                         "a private practice table: only the creator's address may join"},
+            "seed": {"type": "integer", "minimum": 0, "maximum": 2**62 - 1,
+                     "description": "practice tables only (giving one makes the table one)"},
+            "deck": {"type": "array", "description": "a stacked deck: card codes, or lists of "
+                     "them (one per shuffle); practice tables only",
+                     "items": {"type": ["string", "array"]}},
+            "position": {"type": "object", "description": "a position to start from "
+                         "(docs/positions.md; game, players and options come from it); "
+                         "practice tables only"},
+            "pace": {"enum": ["rules", "relaxed", "untimed"], "default": "rules",
+                     "description": "the rule's times, three times as long, or no move "
+                                    "timer (docs/server.md, Time)"}}},
         "Table": {"type": "object", "properties": {
             "code": {"type": "string"}, "game": {"type": "string"},
             "players": {"type": "integer"}, "options": {"type": "object"},
             "status": {"enum": ["waiting", "playing", "over", "expired"]},
+            "practice": {"type": "boolean",
+                         "description": "a private practice table (the creator's only)"},
             "seats": {"type": "array"}, "actions": {"type": "integer"},
             "names": {"type": "array", "items": {"type": "string"}},
             "result": {"type": ["object", "null"]},
-            "winner": {"type": ["string", "null"], "description": "the winner's name"}}},
+            "winner": {"type": ["string", "null"], "description": "the winner's name"},
+            "pace": {"enum": ["rules", "relaxed", "untimed"]},
+            "not_ready": {"type": "array", "items": {"type": "integer"},
+                          "description": "seats whose player has not seen the first deal "
+                                         "yet (no clock runs)"}}},
     }},
 }

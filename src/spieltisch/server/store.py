@@ -8,17 +8,23 @@ table by replaying its log from the seed. Seat tokens are stored as SHA-256 hash
 
 ``prefix`` names the tables (``<prefix>tables``, ...) so that several servers or
 test runs can share one database.
+
+The server's event loop never waits for the lobby's database work: ``Store.call`` runs
+a method in the store's own threads (the action writer has its own rules, below).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
+import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import (
     Column,
@@ -33,10 +39,21 @@ from sqlalchemy import (
     delete,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
+
+if TYPE_CHECKING:
+    from ..core.game import Game, State
+
+T = TypeVar("T")
+
+
+class StorageError(Exception):
+    """An action could not be stored (the database failed); nothing was applied."""
 
 
 @dataclass
@@ -56,11 +73,36 @@ class TableRow:
     players: int
     options: dict[str, Any]
     seed: int
-    status: str  # "waiting", "playing", "over"
+    status: str  # "waiting", "playing", "over", "expired", "broken"
     created: float
     owner: str = ""
     result: dict[str, Any] | None = None
     seats: list[SeatRow] = field(default_factory=list)
+    #: A private practice table: the creator may have chosen its seed, stacked deck or
+    #: position, so nobody but the creator may sit at it.
+    practice: bool = False
+    #: The stacked deck (card codes) or the position it started from, if any.
+    deck: list[Any] | None = None
+    position: dict[str, Any] | None = None
+    #: The pace its creator chose (``timing.Pace``: rules, relaxed, untimed).
+    pace: str = "rules"
+
+    def first_state(self, game: Game) -> State:
+        """The state before the first action: the position, else the deal from the seed
+        (and the stacked deck)."""
+        if self.position is not None:
+            return game.state_from_position(self.position)
+        return game.new_state(seed=self.seed, deck=self.deck)
+
+    def setup_json(self) -> str | None:
+        """The ``setup`` column: what a practice table started from, and a pace other
+        than the rule's."""
+        setup: dict[str, Any] = {}
+        if self.practice:
+            setup.update(practice=True, deck=self.deck, position=self.position)
+        if self.pace != "rules":
+            setup["pace"] = self.pace
+        return json.dumps(setup) if setup else None
 
 
 @dataclass
@@ -85,6 +127,9 @@ def _schema(prefix: str) -> tuple[MetaData, Table, Table, Table]:
         Column("created", Float, nullable=False),
         Column("owner", String(128), nullable=False, default=""),
         Column("result", Text, nullable=True),
+        # JSON: {"practice": true, "deck": ..., "position": ...} for practice tables,
+        # {"pace": ...} for a pace other than the rule's; null for neither
+        Column("setup", Text, nullable=True),
     )
     seats = Table(
         f"{prefix}seats", md,
@@ -108,8 +153,19 @@ def _schema(prefix: str) -> tuple[MetaData, Table, Table, Table]:
     return md, tables, seats, actions
 
 
+def _private_sqlite_file(url: str) -> None:
+    """Create a missing SQLite file readable by its owner only (0600): it holds every
+    game's seed and log. SQLite gives its WAL and shared-memory files the same mode."""
+    path = make_url(url).database
+    if not path or path == ":memory:" or path.startswith("file:") or os.path.exists(path):
+        return
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
+        _private_sqlite_file(url)
         engine = create_engine(url, connect_args={"check_same_thread": False})
 
         @event.listens_for(engine, "connect")
@@ -136,18 +192,40 @@ def action_values(rows: list[ActionTuple]) -> list[dict[str, Any]]:
 class Store:
     """Synchronous storage; every write is its own committed transaction.
 
-    The server appends actions through ``writer`` (group commit, below) instead.
+    The server appends actions through ``writer`` (group commit, below) instead, and
+    runs every other method through ``call`` (in the store's threads).
     """
 
-    def __init__(self, url: str, prefix: str = "st_") -> None:
+    def __init__(self, url: str, prefix: str = "st_", threads: int = 4) -> None:
         self.url = url
         self.prefix = prefix
         self.engine = make_engine(url)
         self.metadata, self.tables, self.seats, self.actions = _schema(prefix)
         self.metadata.create_all(self.engine)
+        self._add_setup_column()
         self.writer = ActionWriter(self)
+        self._threads = threads
+        self._pool: ThreadPoolExecutor | None = None
+
+    def _add_setup_column(self) -> None:
+        """Databases made before practice tables lack the ``setup`` column: add it."""
+        columns = {c["name"] for c in inspect(self.engine).get_columns(self.tables.name)}
+        if "setup" not in columns:
+            with self.engine.begin() as conn:
+                conn.execute(text(f"ALTER TABLE {self.tables.name} ADD COLUMN setup TEXT"))
+
+    async def call(self, method: Callable[..., T], *args: Any) -> T:
+        """``method(*args)`` (a method of this store, or any blocking function) in one of
+        the store's threads: the event loop serves every table meanwhile."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self._threads, thread_name_prefix="spieltisch-store")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, functools.partial(method, *args))
 
     def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
         self.writer.close()
         self.engine.dispose()
 
@@ -157,11 +235,14 @@ class Store:
 
     # -- writes ------------------------------------------------------------
     def create_table(self, code: str, game: str, players: int, options: dict[str, Any],
-                     seed: int, seats: list[SeatRow], owner: str = "") -> int:
+                     seed: int, seats: list[SeatRow], owner: str = "",
+                     setup: str | None = None) -> int:
+        """Store a new waiting table; ``setup`` is ``TableRow.setup_json()``."""
         with self.engine.begin() as conn:
             res = conn.execute(insert(self.tables).values(
                 code=code, game=game, players=players, options=json.dumps(options),
-                seed=str(seed), status="waiting", created=time.time(), owner=owner))
+                seed=str(seed), status="waiting", created=time.time(), owner=owner,
+                setup=setup))
             pk = res.inserted_primary_key
             assert pk is not None
             table_id = int(pk[0])
@@ -203,9 +284,12 @@ class Store:
 
     # -- reads ---------------------------------------------------------------
     def _row(self, r: Any, seats: list[SeatRow]) -> TableRow:
+        setup = json.loads(r.setup) if r.setup else {}
         return TableRow(r.id, r.code, r.game, r.players, json.loads(r.options), int(r.seed),
                         r.status, r.created, r.owner or "",
-                        json.loads(r.result) if r.result else None, seats)
+                        json.loads(r.result) if r.result else None, seats,
+                        bool(setup.get("practice")), setup.get("deck"), setup.get("position"),
+                        setup.get("pace", "rules"))
 
     def _seats(self, conn: Any, table_id: int) -> list[SeatRow]:
         rows = conn.execute(select(self.seats).where(self.seats.c.table_id == table_id)
@@ -221,12 +305,25 @@ class Store:
 
     def list_tables(self, statuses: tuple[str, ...] | None = None,
                     limit: int = 1000) -> list[TableRow]:
+        """The latest ``limit`` tables (with ``statuses``), newest first, with their
+        seats: one query (the tables joined with their seats)."""
+        latest = select(self.tables).order_by(self.tables.c.id.desc()).limit(limit)
+        if statuses:
+            latest = latest.where(self.tables.c.status.in_(statuses))
+        t = latest.subquery()
+        s = self.seats
+        q = (select(t, s.c.seat, s.c.kind, s.c.bot, s.c.name, s.c.token_hash)
+             .select_from(t.outerjoin(s, s.c.table_id == t.c.id))
+             .order_by(t.c.id.desc(), s.c.seat))
+        out: list[TableRow] = []
         with self.engine.connect() as conn:
-            q = select(self.tables).order_by(self.tables.c.id.desc()).limit(limit)
-            if statuses:
-                q = q.where(self.tables.c.status.in_(statuses))
-            rows = conn.execute(q).all()
-            return [self._row(r, self._seats(conn, r.id)) for r in rows]
+            for r in conn.execute(q):
+                if not out or out[-1].id != r.id:
+                    out.append(self._row(r, []))
+                if r.seat is not None:
+                    out[-1].seats.append(SeatRow(r.seat, r.kind, r.bot, r.name or "",
+                                                 r.token_hash))
+        return out
 
     def load_actions(self, table_id: int) -> list[ActionRow]:
         with self.engine.connect() as conn:
@@ -353,4 +450,5 @@ class ActionWriter:
             self._conn = None
 
 
-__all__ = ["ActionRow", "ActionWriter", "SeatRow", "Store", "TableRow", "make_engine"]
+__all__ = ["ActionRow", "ActionWriter", "SeatRow", "StorageError", "Store", "TableRow",
+           "make_engine"]

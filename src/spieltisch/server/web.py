@@ -23,9 +23,12 @@ from ..core.registry import get_spec
 from ..guides import guide_text
 from ..i18n import LANGUAGES, language_from_accept, translator
 from ..replay import Replay
+from .inputs import BadInput, parse_json, read_body
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_DESCRIBE = 2000
+#: Largest body of ``describe`` (bytes): up to ``MAX_DESCRIBE`` action texts.
+MAX_DESCRIBE_BODY = 65_536
 
 
 def _error(status: int, code: str, message: str) -> Response:
@@ -98,19 +101,19 @@ async def describe_actions(request: Request) -> Response:
     spec = _spec_or_404(request.path_params["name"])
     if spec is None:
         return _error(404, "no_game", f"no game {request.path_params['name']!r}")
-    raw = await request.body()
-    if len(raw) > 65_536:
-        return _error(413, "too_large", "request body over 65536 bytes")
     try:
-        import json
-
-        body = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        return _error(400, "malformed", "the body is not valid JSON")
+        body = parse_json(await read_body(request, MAX_DESCRIBE_BODY) or b"{}")
+    except BadInput as e:
+        return _error(413 if e.code == "too_large" else 400, e.code, str(e))
     if not isinstance(body, dict) or not isinstance(body.get("actions", []), list):
         return _error(400, "malformed", "the body must be an object with a list 'actions'")
+    players, options = body.get("players"), body.get("options") or {}
+    if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
+        return _error(400, "bad_request", "'players' must be a number of players")
+    if not isinstance(options, dict):
+        return _error(400, "bad_request", "'options' must be an object")
     try:
-        game = spec.configure(body.get("players"), body.get("options") or {})
+        game = spec.configure(players, options)
     except SpieltischError as e:
         return _error(400, "bad_request", str(e))
     out: dict[str, str] = {}
@@ -146,13 +149,20 @@ def replay_steps(data: dict[str, Any], seat: int | None, full: bool) -> dict[str
             "steps": steps}
 
 
+def encoded_steps(data: dict[str, Any], seat: int | None, full: bool) -> bytes:
+    """``replay_steps`` as the JSON body of the answer."""
+    return json.dumps(replay_steps(data, seat, full), ensure_ascii=False,
+                      separators=(",", ":")).encode()
+
+
 async def table_replay_steps(request: Request) -> Response:
-    """``GET /api/tables/{code}/replay/steps?seat=N|full``: per-step views of a finished game."""
+    """``GET /api/tables/{code}/replay/steps?seat=N|full``: per-step views of a finished
+    game, worked out once per table and viewer (off the event loop) and then cached."""
     lobby = request.app.state.lobby
     code = request.path_params["code"]
-    rt = lobby.get(code)
+    rt = await lobby.fetch(code)
     if rt is None:
-        return _error(404, "no_table", f"no table {code!r}")
+        return _error(404, "no_table", f"no table {code[:16]!r}")
     if rt.status != "over":
         return _error(409, "not_over", "replays are available when the game is over")
     which = request.query_params.get("seat", "full")
@@ -168,7 +178,12 @@ async def table_replay_steps(request: Request) -> Response:
                 return _error(400, "bad_request", "'seat' is a seat number, 'spectator' or 'full'")
             if not 0 <= seat < rt.row.players:
                 return _error(400, "bad_request", f"no seat {seat} at this table")
-    return JSONResponse(replay_steps(rt.replay(), seat, full))
+    key = (rt.code, "full" if full else str(seat))
+    body = lobby.steps.get(key)
+    if body is None:
+        body = await lobby.store.call(encoded_steps, rt.replay(), seat, full)
+        lobby.steps.put(key, body)
+    return Response(body, media_type="application/json")
 
 
 def web_routes() -> list[BaseRoute]:
