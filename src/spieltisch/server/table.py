@@ -739,6 +739,8 @@ class TableRuntime:
                                self.rng.randrange(2**31))
                 if await self._apply_bot(seat, bot.act(Observation(st, seat, required=True))):
                     return
+                if self._store_failures:  # the write failed: ``_retry_later`` re-arms
+                    return
             self._arm()
             return
         if any(key_of(d) == key for d in st.deadlines()):
