@@ -22,6 +22,11 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "results" / "browser"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
+#: Every browser of the tests comes from 127.0.0.1: the limits per client address would
+#: count all their tables, joins and page loads as one player's.
+NO_ADDRESS_LIMITS: dict[str, Any] = {"max_tables_per_client": 10_000, "joins_per_minute": 0.0,
+                                     "http_requests_per_second": 0.0}
+
 
 def chromium_path() -> str | None:
     for cand in (os.environ.get("SPIELTISCH_CHROMIUM"), "/usr/bin/chromium",
@@ -39,7 +44,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackServer]
     from spieltisch.server.loopback import LoopbackServer
 
     # long deadlines (x100): the clock never acts in the middle of a test
-    config = ServerConfig(db_url=f"sqlite:///{db}", time_scale=100.0, grace_seconds=600.0)
+    config = ServerConfig(db_url=f"sqlite:///{db}", time_scale=100.0, grace_seconds=600.0,
+                          **NO_ADDRESS_LIMITS)
     with LoopbackServer(config, timeout=30.0) as srv:
         yield srv
 
@@ -52,7 +58,8 @@ def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackS
     from spieltisch.server import ServerConfig
     from spieltisch.server.loopback import LoopbackServer
 
-    config = ServerConfig(db_url=f"sqlite:///{db}", time_scale=1.0, grace_seconds=600.0)
+    config = ServerConfig(db_url=f"sqlite:///{db}", time_scale=1.0, grace_seconds=600.0,
+                          **NO_ADDRESS_LIMITS)
     with LoopbackServer(config, timeout=30.0) as srv:
         yield srv
 

@@ -1,4 +1,5 @@
-// The WebSocket to one table (protocol: docs/server.md), reconnecting with back-off.
+// The WebSocket to one table (protocol: docs/server.md), reconnecting with back-off;
+// it answers the server's pings itself.
 
 /** A table's live connection: says `hello` with the seat token, reconnects when it drops. */
 export class Connection {
@@ -28,7 +29,15 @@ export class Connection {
       ws.send(JSON.stringify({ type: 'hello', token: this.token }));
       this.on.status(true);
     };
-    ws.onmessage = (ev) => this.on.message(JSON.parse(ev.data));
+    ws.onmessage = (ev) => {
+      const msg = JSON.parse(ev.data);
+      // the server times its pings on its own clock: answer before anything is drawn
+      if (msg.type === 'ping') {
+        ws.send(JSON.stringify({ type: 'pong', id: msg.id }));
+        return;
+      }
+      this.on.message(msg);
+    };
     ws.onclose = () => {
       if (this.ws !== ws || this.closed) return;
       this.on.status(false);
@@ -48,6 +57,11 @@ export class Connection {
   act(action) {
     this.sent += 1;
     return this.send({ type: 'action', action, id: `a${Date.now().toString(36)}${this.sent}` });
+  }
+
+  /** Tell the server the started table is on screen (its clocks wait for every seat). */
+  ready() {
+    return this.send({ type: 'ready' });
   }
 
   /** Switch narration and labels to `lang` (the server answers with a fresh state). */

@@ -1,6 +1,7 @@
 // The lobby (`/`): a new table, joining by code, open tables and finished games.
 
 import { language, t } from './i18n.js';
+import { PACES, paceLabel } from './pace.js';
 import { go } from './router.js';
 import { showRules } from './rules.js';
 import { $, api, esc, keepName, keepSeat, myName, toast } from './util.js';
@@ -30,7 +31,7 @@ class Lobby {
   constructor() {
     this.games = [];
     this.tables = [];
-    this.choice = { game: null, seats: [] };
+    this.choice = { game: null, seats: [], pace: PACES[0] };
     $('#app').dataset.page = 'lobby';
   }
 
@@ -57,6 +58,10 @@ class Lobby {
           <label>${esc(t('Players'))} <input id="c-players" type="number" inputmode="numeric" size="3" aria-describedby="c-range"></label>
           <span id="c-range" class="small muted"></span>
           <button type="button" id="c-rules">${esc(t('How to play'))}</button>
+        </div>
+        <div class="row">
+          <label>${esc(t('Pace'))} <select id="c-pace" aria-describedby="c-pace-help">${PACES.map((p) => `<option value="${p}"${p === this.choice.pace ? ' selected' : ''}>${esc(paceLabel(p))}</option>`).join('')}</select></label>
+          <span id="c-pace-help" class="small muted">${esc(t('Relaxed: every timer three times as long, for learners. No move timer: everyone takes their time; a window for reactions stays open at least 10 s.'))}</span>
         </div>
         <p id="c-summary" class="muted"></p>
         <fieldset><legend>${esc(t('Seats'))}</legend><div id="c-seats" class="seatlist"></div></fieldset>
@@ -87,6 +92,7 @@ class Lobby {
     $('#c-players').addEventListener('input', () => this.fill(false));
     $('#c-seats').addEventListener('change', (e) => this.onSeatChange(e));
     $('#c-rules').addEventListener('click', () => showRules(this.game().name));
+    $('#c-pace').addEventListener('change', (e) => { this.choice.pace = e.target.value; });
     $('#create-form').addEventListener('submit', (e) => { e.preventDefault(); this.create(); });
     this.fill(!this.choice.game);
   }
@@ -98,6 +104,8 @@ class Lobby {
     return tb.seats.map((s) => s.name || (s.kind === 'bot' ? t('bot') : t('Seat {number}', { number: s.seat + 1 })));
   }
 
+  paceText(tb) { return t('Pace: {pace}', { pace: paceLabel(tb.pace) }); }
+
   openHtml(tb) {
     const names = tb.names || [];
     const seats = tb.seats.map((s) => {
@@ -107,7 +115,7 @@ class Lobby {
     }).join(', ');
     const status = tb.status === 'waiting' ? t('waiting for players') : t('game in progress');
     const canJoin = tb.status === 'waiting' && tb.seats.some((s) => !s.taken);
-    return `<li><strong>${esc(tb.code)}</strong> ${esc(this.titleOf(tb.game))} · ${esc(status)} · ${esc(seats)}
+    return `<li><strong>${esc(tb.code)}</strong> ${esc(this.titleOf(tb.game))} · ${esc(status)} · ${esc(seats)} · ${esc(this.paceText(tb))}
       <a class="btn" href="/t/${esc(tb.code)}">${esc(canJoin ? t('Join') : t('Open'))}</a>
       <a class="btn" href="/t/${esc(tb.code)}?watch=1">${esc(t('Watch'))}</a></li>`;
   }
@@ -120,7 +128,7 @@ class Lobby {
     const w = tb.winner_name ?? tb.winner ?? (tb.result?.winner !== null && tb.result?.winner !== undefined ? names[tb.result.winner] : null);
     const winner = typeof w === 'number' ? names[w] : w;
     const result = winner ? t('winner: {player}', { player: winner }) : t('a shared result');
-    return `<li><strong>${esc(tb.code)}</strong> ${esc(this.titleOf(tb.game))} · ${esc(names.join(', '))} · <strong>${esc(result)}</strong>
+    return `<li><strong>${esc(tb.code)}</strong> ${esc(this.titleOf(tb.game))} · ${esc(names.join(', '))} · ${esc(this.paceText(tb))} · <strong>${esc(result)}</strong>
       <a class="btn" href="/r/${esc(tb.code)}">${esc(t('Replay'))}</a>
       <a class="btn" href="/api/tables/${esc(tb.code)}/replay" download>${esc(t('Download'))}</a></li>`;
   }
@@ -193,7 +201,9 @@ class Lobby {
       if (o.kind === 'float') v = parseFloat(v);
       if (v !== o.default) options[o.name] = v;
     }
-    const body = { game: g.name, players: Number.isNaN(players) ? $('#c-players').value : players, options };
+    const body = {
+      game: g.name, players: Number.isNaN(players) ? $('#c-players').value : players, options, pace: $('#c-pace').value,
+    };
     // out of range, the seats are left to the server, which names the allowed range
     if (players >= p.min && players <= p.max) body.seats = this.choice.seats.slice(0, players);
     $('#create-error').textContent = '';

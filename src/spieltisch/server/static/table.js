@@ -5,6 +5,7 @@ import { Connection } from './connection.js';
 import { gameModule } from './games.js';
 import { who } from './games/common.js';
 import { language, t, tn } from './i18n.js';
+import { paceLabel } from './pace.js';
 import { go } from './router.js';
 import { showRules } from './rules.js';
 import {
@@ -116,6 +117,8 @@ class TablePage {
         this.seat = m.seat ?? null;
         if (Array.isArray(m.log)) this.log = m.log.slice();
         this.take(m, m.index);
+        // drawn: a seat's clocks wait until its screen shows the deal (on every connection)
+        if (m.status === 'playing' && this.seat !== null) this.conn.ready();
         if (m.type === 'start') this.refreshInfo();
         break;
       case 'update':
@@ -127,6 +130,7 @@ class TablePage {
         break;
       case 'seats':
         this.info.seats = m.seats;
+        if (this.snap && m.not_ready) this.snap.not_ready = m.not_ready;
         this.draw();
         break;
       case 'error':
@@ -209,8 +213,12 @@ class TablePage {
     return seats;
   }
 
+  /** Seats whose player has not seen the table yet: no clock runs until they have. */
+  notReady() { return this.snap?.not_ready || []; }
+
   secondsLeft(d) {
-    return Math.max(0, d.seconds - (performance.now() - this.clockAt) / 1000);
+    // `remaining` when the message was built (a resumed timer has less than its length)
+    return Math.max(0, (d.remaining ?? d.seconds) - (performance.now() - this.clockAt) / 1000);
   }
 
   clockHtml(d, i) {
@@ -256,6 +264,7 @@ class TablePage {
     const link = `${location.origin}/t/${this.code}`;
     return `<section class="panel head"><h1>${esc(t('{game} · table {code}', { game: this.title, code: this.code }))}</h1>
       <div class="row small"><span>${esc(t('You:'))} <strong id="role">${esc(role)}</strong></span>
+      <span id="pace">${esc(t('Pace: {pace}', { pace: paceLabel(this.info.pace) }))}</span>
       <span id="conn" role="status"></span>
       <label>${esc(t('Invite link'))} <input readonly value="${esc(link)}" size="26" data-focus-key="invite"></label></div></section>`;
   }
@@ -348,10 +357,18 @@ class TablePage {
       <a class="btn" href="/">${esc(t('Back to the lobby'))}</a></p></section>`;
   }
 
+  /** Instead of a clock while someone has not seen the table yet: who the clocks wait for. */
+  notReadyHtml() {
+    const waiting = this.notReady();
+    if (!waiting.length || this.snap.over) return '';
+    const players = waiting.map((s) => who(this.ctx(), s)).join(', ');
+    return `<p class="notready" role="status">◷ ${esc(t('Waiting for {players} to see the table — the clocks start then.', { players }))}</p>`;
+  }
+
   actionsHtml() {
     const m = this.snap;
     if (this.seat === null) {
-      return `<section class="panel"><p class="muted">${esc(t('You are watching: only public information is shown.'))}</p></section>`;
+      return `<section class="panel"><p class="muted">${esc(t('You are watching: only public information is shown.'))}</p>${this.notReadyHtml()}</section>`;
     }
     if (m.over) return '';
     const legal = this.legal();
@@ -376,6 +393,7 @@ class TablePage {
       + `${i < 10 ? `<kbd aria-hidden="true">${(i + 1) % 10}</kbd> ` : ''}${esc(this.label(a))}</button>`).join('');
     return `<section class="panel actions${m.required ? ' required' : ''}${prompt ? ' prompt' : ''}" aria-labelledby="act-h">
       <h2 id="act-h" aria-live="polite">${heading}${clock}</h2>
+      ${this.notReadyHtml()}
       ${sel.length ? `<p class="small">${esc(t('Selected: {cards}', { cards: sel.map((c) => this.mod.cardName(c)).join(', ') }))}
         <button type="button" class="linkish" id="clear-sel">${esc(t('Clear the selection (Esc)'))}</button></p>` : ''}
       ${main.length ? `<div class="actlist">${buttons}</div>` : ''}
