@@ -326,9 +326,10 @@ def test_replay_steps_are_worked_out_once_per_table_and_viewer(
     calls: list[tuple[int | None, bool]] = []
     real = web.replay_steps
 
-    def counted(data: dict[str, Any], seat: int | None, full: bool) -> dict[str, Any]:
+    def counted(data: dict[str, Any], seat: int | None, full: bool, names: Any = (),
+                lang: str = "en") -> dict[str, Any]:
         calls.append((seat, full))
-        return real(data, seat, full)
+        return real(data, seat, full, names, lang)
 
     monkeypatch.setattr(web, "replay_steps", counted)
     url = f"{server.base}/api/tables/{code}/replay/steps"
@@ -338,7 +339,13 @@ def test_replay_steps_are_worked_out_once_per_table_and_viewer(
     assert first.status_code == again.status_code == seat.status_code == 200
     assert first.content == again.content and calls == [(None, True), (1, False)]
     replay = httpx.get(f"{server.base}/api/tables/{code}/replay", timeout=TIMEOUT).json()
-    assert first.json() == real(replay, None, True) and seat.json() == real(replay, 1, False)
+    names = first.json()["names"]
+    assert names == ["Anna", "Ben"]
+    assert first.json() == real(replay, None, True, names) \
+        and seat.json() == real(replay, 1, False, names)
+    german = httpx.get(url, params={"seat": "1", "lang": "de"}, timeout=TIMEOUT)
+    assert calls[-1] == (1, False), "another language is worked out anew"
+    assert german.json() == real(replay, 1, False, names, "de")
 
 
 def test_http_requests_are_limited_per_client(tmp_path: Path) -> None:

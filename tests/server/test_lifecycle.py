@@ -13,6 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from spieltisch.core import get_spec
+from spieltisch.narration import describe, narrate
 from spieltisch.replay import Replay
 from spieltisch.server import ServerConfig
 from spieltisch.server.app import Lobby
@@ -209,8 +211,23 @@ def test_a_finished_table_leaves_the_live_set_but_serves_status_replay_and_socke
     rep = httpx.get(f"{server.base}/api/tables/{code}/replay", timeout=60).json()
     assert rep["seed"] == SEED and len(rep["actions"]) == status["actions"]
     assert Replay.from_json(rep).verify().result().to_json() == last["result"]
-    steps = httpx.get(f"{server.base}/api/tables/{code}/replay/steps?seat=3", timeout=60)
+    steps = httpx.get(f"{server.base}/api/tables/{code}/replay/steps?seat=3&lang=de",
+                      timeout=60)
     assert steps.status_code == 200 and len(steps.json()["steps"]) == len(rep["actions"]) + 1
+    # every step is told in the reader's language, as seat 3 saw it: the deal, then each
+    # action's events, with the action in words
+    told = steps.json()
+    game = get_spec(rep["game"]).configure(rep["players"], rep["options"])
+    state = Replay.from_json(rep).new_state()
+    assert [x["text"] for x in told["steps"][0]["log"]] == \
+        [narrate(game, e.for_seat(3), told["names"], "de", 3) for e in state.opening]
+    for step, (actor, text) in zip(told["steps"][1:], rep["actions"], strict=True):
+        events = state.apply(actor, game.action_from_json(text))
+        assert [x["text"] for x in step["log"]] == \
+            [narrate(game, e.for_seat(3), told["names"], "de", 3) for e in events]
+        if actor >= 0:
+            assert step["label"] == describe(game, game.action_from_json(text), "de",
+                                             told["names"], 3)
 
     async def late() -> list[dict[str, Any]]:  # a reconnect after the end sees the end
         c = await Client.open(server.ws_base, code, token)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +19,13 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from .. import narration
 from ..core.game import CLOCK, SpieltischError
 from ..core.registry import get_spec
 from ..guides import guide_text
 from ..i18n import LANGUAGES, language_from_accept, translator
 from ..replay import Replay
+from . import texts
 from .inputs import BadInput, parse_json, read_body
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -127,31 +130,44 @@ async def describe_actions(request: Request) -> Response:
     return JSONResponse(out)
 
 
-def replay_steps(data: dict[str, Any], seat: int | None, full: bool) -> dict[str, Any]:
-    """Re-apply a replay and give every step as ``seat`` (or the full view) saw it."""
+def replay_steps(data: dict[str, Any], seat: int | None, full: bool,
+                 names: Sequence[str] = (), lang: str = "en") -> dict[str, Any]:
+    """Re-apply a replay and give every step as ``seat`` (or the full view) saw it, each
+    step's events told in ``lang`` (``log``, as a spectator tells them for the full view)
+    and its action in words (``label``); step 0 is the deal."""
     rep = Replay.from_json(data)
     state = rep.new_state()
     game = state.game
+    reader = None if full else seat
+    ctx = narration.context(game, names, lang, reader)
 
     def look() -> dict[str, Any]:
         return state.full_view() if full else state.view(seat)
 
     steps: list[dict[str, Any]] = [{"index": -1, "seat": None, "action": None,
-                                    "events": [], "view": look()}]
+                                    "events": [], "view": look(),
+                                    "log": texts.log_lines(game, -1, state.opening, reader,
+                                                           ctx)}]
     for i, (actor, text) in enumerate(rep.actions):
-        events = state.apply(actor, game.action_from_json(text))
+        action = game.action_from_json(text)
+        events = state.apply(actor, action)
         evs = [e.full() if full else e.for_seat(seat) for e in events]
         steps.append({"index": i, "seat": None if actor == CLOCK else actor,
-                      "action": text, "events": evs, "view": look()})
+                      "action": text, "events": evs, "view": look(),
+                      "log": texts.log_lines(game, i, events, reader, ctx),
+                      "label": texts.action_labels(game, [action], ctx).get(text, "")
+                      if actor != CLOCK else ""})
     return {"game": rep.game, "players": rep.players, "options": rep.options,
-            "seats": rep.seats, "seed": rep.seed, "viewer": "full" if full else seat,
+            "seats": rep.seats, "names": list(names), "seed": rep.seed,
+            "viewer": "full" if full else seat,
             "result": state.result().to_json() if state.is_over() else rep.result,
             "steps": steps}
 
 
-def encoded_steps(data: dict[str, Any], seat: int | None, full: bool) -> bytes:
+def encoded_steps(data: dict[str, Any], seat: int | None, full: bool,
+                  names: Sequence[str] = (), lang: str = "en") -> bytes:
     """``replay_steps`` as the JSON body of the answer."""
-    return json.dumps(replay_steps(data, seat, full), ensure_ascii=False,
+    return json.dumps(replay_steps(data, seat, full, names, lang), ensure_ascii=False,
                       separators=(",", ":")).encode()
 
 
@@ -178,10 +194,13 @@ async def table_replay_steps(request: Request) -> Response:
                 return _error(400, "bad_request", "'seat' is a seat number, 'spectator' or 'full'")
             if not 0 <= seat < rt.row.players:
                 return _error(400, "bad_request", f"no seat {seat} at this table")
-    key = (rt.code, "full" if full else str(seat))
+    lang = texts.language(request.query_params.get("lang")
+                          or language_from_accept(request.headers.get("accept-language")))
+    key = (rt.code, "full" if full else str(seat), lang)
     body = lobby.steps.get(key)
     if body is None:
-        body = await lobby.store.call(encoded_steps, rt.replay(), seat, full)
+        names = texts.seat_names(rt.row.seats, lang)
+        body = await lobby.store.call(encoded_steps, rt.replay(), seat, full, names, lang)
         lobby.steps.put(key, body)
     return Response(body, media_type="application/json")
 
