@@ -107,7 +107,7 @@ def breakdown(name: str, players: int | None, duration: float) -> dict:
     e = env(name, players, observation=OBSERVATION)
     e.reset(seed=0)
     total = run(e, duration)
-    state_cls = type(e.unwrapped.state)
+    state_cls = type(e.unwrapped.game_state)
     spent = dict.fromkeys(("view", "encode", "mask", "apply", "polling", "choice"), 0.0)
     clock = time.perf_counter
 
@@ -180,7 +180,7 @@ def polling_cost(name: str, players: int | None, episodes: int, decline_all: boo
                 e.step(rng.choice(np.flatnonzero(mask).tolist()))
         for k in ("steps", "declines", "deadlines"):
             tot[k] += e.counts[k]
-        tot["actions"] += e.state.move_number
+        tot["actions"] += e.game_state.move_number
     return {k: v / episodes for k, v in tot.items()}
 
 

@@ -59,7 +59,7 @@ def test_full_episodes_rewards_and_polling(name, n):
 
     def check(raw, agent, obs):
         seat = raw.possible_agents.index(agent)
-        st = raw.state
+        st = raw.game_state
         mask = obs["action_mask"]
         optional = bool(mask[raw.DECLINE])
         assert optional == (seat not in st.to_act())
@@ -84,8 +84,8 @@ def test_full_episodes_rewards_and_polling(name, n):
                 continue
             check(raw, agent, obs)
             e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-        assert raw.state.is_over() and not e.agents
-        returns = raw.state.returns()
+        assert raw.game_state.is_over() and not e.agents
+        returns = raw.game_state.returns()
         assert [total[a] for a in raw.possible_agents] == returns
     assert seen["required"] > 0
 
@@ -124,11 +124,11 @@ def test_observation_depends_on_the_view_only(name):
         obs = e.observe(agent)
         if i % 10 == 0:
             seat = e.possible_agents.index(agent)
-            real = e.state
-            e.state = real.determinise(seat, rng)
+            real = e.game_state
+            e.game_state = real.determinise(seat, rng)
             e._obs_key = None
             other = e.observe(agent)
-            e.state, e._obs_key = real, None
+            e.game_state, e._obs_key = real, None
             assert np.array_equal(obs["observation"], other["observation"])
             assert np.array_equal(obs["action_mask"], other["action_mask"])
         e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
@@ -136,20 +136,26 @@ def test_observation_depends_on_the_view_only(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_max_cycles_truncates(name):
+    """``max_cycles=2``: the episode stops after exactly 2 steps per agent, in mid-game
+    (no game ends that soon), every agent truncated and none terminated, rewards 0."""
     e = env(name, max_cycles=2)
     e.reset(seed=1)
     n = len(e.possible_agents)
     steps = 0
+    ended: dict[str, tuple[bool, bool, float]] = {}  # agent -> (term, trunc, reward)
     rng = random.Random(1)
-    for _agent in e.agent_iter():
+    for agent in e.agent_iter():
         obs, reward, term, trunc, info = e.last()
         if term or trunc:
+            ended[agent] = (term, trunc, reward)
             e.step(None)
             continue
         e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
         steps += 1
     raw = e.unwrapped
-    assert raw.state.is_over() or steps == 2 * n
+    assert steps == 2 * n
+    assert not raw.game_state.is_over()
+    assert ended == dict.fromkeys(e.possible_agents, (False, True, 0.0))
 
 
 def test_illegal_actions():
@@ -203,7 +209,7 @@ def test_gymnasium_wrapper_with_bots(bot):
         total += reward
         done = term or trunc
     assert info["result"]["ranks"][info.get("seat", e.seat)] >= 1
-    assert total == e.aec.state.returns()[e.seat]
+    assert total == e.aec.game_state.returns()[e.seat]
 
 
 def test_gymnasium_wrapper_illegal_policies():
@@ -241,6 +247,6 @@ def test_every_card_a_hand_can_hold_has_a_slot(name):
         if e.terminations[agent] or e.truncations[agent]:
             e.step(None)
             continue
-        hand = e.state.view(e._seat_of[agent]).get("hand") or []
+        hand = e.game_state.view(e._seat_of[agent]).get("hand") or []
         assert set(hand) <= set(codes), set(hand) - set(codes)
         e.step(int(np.flatnonzero(e.action_mask(agent))[0]))

@@ -49,9 +49,9 @@ def test_incremental_equals_fresh_encoding(name):
     for e, agent, obs in _episode_steps(name, 400, seed=7):
         seat = e._seat_of[agent]
         polled = seat == e._poll_seat
-        fresh = e.encoder.encode(e.state.view(seat), seat, polled and e._poll_required,
+        fresh = e.encoder.encode(e.game_state.view(seat), seat, polled and e._poll_required,
                                  polled and not e._poll_required)
-        assert np.array_equal(obs["observation"], fresh), (name, e.state.move_number)
+        assert np.array_equal(obs["observation"], fresh), (name, e.game_state.move_number)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -96,7 +96,7 @@ def test_observations_are_fresh_arrays():
 def test_views_are_never_mutated_and_match_fresh_clones(name):
     kept: list[tuple[dict, dict]] = []
     for i, (e, _agent, _obs) in enumerate(_episode_steps(name, 300, seed=3)):
-        st = e.state
+        st = e.game_state
         for seat in [*range(st.num_players), None]:
             v = st.view(seat)
             if i % 7 == 0:

@@ -13,7 +13,9 @@ reward scheme and how out-of-turn windows become AEC turns. In short:
   changed) in seat order starting at ``move_number % n``; then the seats the game
   waits for (``to_act()``) in seat order; when nobody is left, the earliest
   deadline is applied (as ``runner.step`` does) without an agent step;
-* rewards are 0 until the game ends, then ``state.returns()``.
+* rewards are 0 until the game ends, then ``state.returns()``;
+* ``state()`` is the global state for centralised critics: every seat's observation
+  side by side (``state_space``); the engine's state is ``env.game_state``.
 """
 
 from __future__ import annotations
@@ -28,15 +30,16 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from ..core.game import Game, IllegalAction, State
 from ..core.registry import get_spec
-from ..runner import StuckGame
 from .encoding import IncrementalEncoder, StateEncoder, ViewEncoder, encoder_for
+from .polling import first_deadline, next_poll
 
 
 class SpieltischAEC(AECEnv):
     """The raw AEC environment of one configured game (use ``env()`` for the wrapped one)."""
 
+    # render_fps: how often "human" mode may print (a text picture per step).
     metadata = {"render_modes": ["human", "ansi"], "name": "spieltisch_v0",
-                "is_parallelizable": False}
+                "is_parallelizable": False, "render_fps": 4}
 
     def __init__(self, game: str | Game, num_players: int | None = None,
                  render_mode: str | None = None, illegal_reward: float | None = -1.0,
@@ -74,9 +77,13 @@ class SpieltischAEC(AECEnv):
             for a in self.possible_agents}
         self.action_spaces = {a: gymnasium.spaces.Discrete(g.num_actions + 1)
                               for a in self.possible_agents}
+        #: ``state()``: the observations of all seats, seat 0 first.
+        self.state_space = gymnasium.spaces.Box(np.tile(self.encoder.low, n),
+                                                np.tile(self.encoder.high, n), dtype=np.float32)
         self._no_actions = np.zeros(g.num_actions + 1, dtype=np.int8)  # unpolled agents
         self._rng = random.Random()
-        self.state: State | None = None
+        #: The engine's state of the current episode (``spieltisch.core.State``).
+        self.game_state: State | None = None
         #: Counters of the current episode: agent steps, decline steps, deadlines applied.
         self.counts = {"steps": 0, "declines": 0, "deadlines": 0}
 
@@ -95,7 +102,7 @@ class SpieltischAEC(AECEnv):
         if seed is not None:
             self._rng = random.Random(seed)
         game_seed = self._rng.getrandbits(63)
-        self.state = self.game.new_state(seed=game_seed)
+        self.game_state = self.game.new_state(seed=game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -115,39 +122,22 @@ class SpieltischAEC(AECEnv):
             self.render()
 
     def _advance(self) -> None:
-        """Select the next seat to poll; apply deadlines when nobody is left to ask."""
-        st = self.state
+        """Select the next seat to poll (``polling.next_poll``); apply deadlines when nobody
+        is left to ask."""
+        st = self.game_state
         assert st is not None
-        n = self.game.num_players
         while not st.is_over():
             m = st.move_number
             if m != self._declined_at:
                 self._declined_at = m
                 if self._declined:
                     self._declined = set()
-            required = st.to_act()
-            optional = st.out_of_turn()
-            if optional:
-                declined = self._declined
-                start = m % n
-                if len(optional) > 1:  # seat order from the rotating start
-                    optional = sorted(optional, key=lambda s: (s - start) % n)
-                for s in optional:
-                    if s not in required and s not in declined and st.legal_actions(s):
-                        self._poll_seat, self._poll_required = s, False
-                        self.agent_selection = self.possible_agents[s]
-                        return
-            if required:
-                for s in (required if len(required) == 1 else sorted(required)):
-                    if st.legal_actions(s):
-                        self._poll_seat, self._poll_required = s, True
-                        self.agent_selection = self.possible_agents[s]
-                        return
-            deadlines = st.deadlines()
-            if not deadlines:
-                raise StuckGame(f"{self.game.name}: nobody may act and no deadline runs "
-                                f"(move {st.move_number})")
-            first = min(deadlines, key=lambda d: d.seconds)
+            poll = next_poll(st, self._declined)
+            if poll is not None:
+                self._poll_seat, self._poll_required = poll
+                self.agent_selection = self.possible_agents[poll[0]]
+                return
+            first = first_deadline(st)
             st.apply(first.seat, first.action)
             self.counts["deadlines"] += 1
         self._finish(st.returns())
@@ -162,7 +152,7 @@ class SpieltischAEC(AECEnv):
                 self.truncations[a] = True
             else:
                 self.terminations[a] = True
-        st = self.state
+        st = self.game_state
         if st is not None and st.is_over():
             result = st.result().to_json()
             for a in self.agents:
@@ -175,7 +165,7 @@ class SpieltischAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        st = self.state
+        st = self.game_state
         assert st is not None
         seat = self._poll_seat
         self._cumulative_rewards[agent] = 0.0
@@ -222,19 +212,19 @@ class SpieltischAEC(AECEnv):
     # -- observations ---------------------------------------------------------------
     def action_mask(self, agent: str) -> np.ndarray:
         seat = self._seat_of[agent]
-        if seat != self._poll_seat or self.state is None:
+        if seat != self._poll_seat or self.game_state is None:
             return self._no_actions.copy()
         # Legal lists are short (2–30 actions), the space long (up to ~5,600): setting
         # bytes one by one in a fresh bytearray beats numpy's list conversion for ``put``.
         mask = bytearray(self.DECLINE + 1)
-        for a in self.state.legal_actions(seat):
+        for a in self.game_state.legal_actions(seat):
             mask[a] = 1
         if not self._poll_required:
             mask[self.DECLINE] = 1
         return np.frombuffer(mask, dtype=np.int8)  # writable, owns its fresh buffer
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        st = self.state
+        st = self.game_state
         assert st is not None
         seat = self._seat_of[agent]
         key = (seat, self.counts["steps"], st.move_number, self._poll_seat)
@@ -250,6 +240,24 @@ class SpieltischAEC(AECEnv):
         self._obs_key = key
         return self._obs
 
+    def state(self) -> np.ndarray:
+        """The global state (PettingZoo's ``state()``, for centralised critics and MAPPO):
+        every seat's observation vector, seat 0 first, each with its own header (the
+        polled seat's "required"/"optional" flag set as in its observation). It holds
+        all hands but not what no seat sees (the order of a draw pile)."""
+        st = self.game_state
+        if st is None:
+            raise RuntimeError("state() called before reset()")
+        parts = []
+        for seat in range(self.game.num_players):
+            polled = seat == self._poll_seat
+            required, optional = polled and self._poll_required, polled and not self._poll_required
+            if self._from_state:
+                parts.append(self.encoder.encode_state(st, seat, required, optional))  # type: ignore[union-attr]
+            else:
+                parts.append(self.encoder.encode(st.view(seat), seat, required, optional))  # type: ignore[union-attr]
+        return np.concatenate(parts)
+
     @property
     def polled_required(self) -> bool:
         """True when the selected agent is one the game waits for (no decline)."""
@@ -257,12 +265,9 @@ class SpieltischAEC(AECEnv):
 
     def pass_time(self) -> None:
         """Let the earliest deadline pass now (for bots that let time pass)."""
-        st = self.state
+        st = self.game_state
         assert st is not None
-        deadlines = st.deadlines()
-        if not deadlines:
-            raise StuckGame(f"{self.game.name}: no deadline runs to let time pass")
-        first = min(deadlines, key=lambda d: d.seconds)
+        first = first_deadline(st)
         st.apply(first.seat, first.action)
         self.counts["deadlines"] += 1
         self._advance()
@@ -274,7 +279,7 @@ class SpieltischAEC(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
-        st = self.state
+        st = self.game_state
         if st is None:
             text = "(not reset)"
         else:

@@ -41,6 +41,7 @@ from .cards import (
 )
 
 if TYPE_CHECKING:
+    from ...core.observation import Observer
     from ...core.position import Fields
 
 #: No breakaway holder (``HockeyState.breakaway``).
@@ -107,6 +108,12 @@ class HockeyGame(Game):
         from .bot import HeuristicBot
 
         return {"heuristic": HeuristicBot}
+
+    def observer_class(self) -> type[Observer]:
+        """Hockey's own RL observation (``observation.py``)."""
+        from .observation import HockeyObserver
+
+        return HockeyObserver
 
 
 class HockeyState(State):

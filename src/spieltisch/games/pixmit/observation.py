@@ -39,10 +39,12 @@ The header (observing seat, required/optional) is added by ``rl.encoding.StateEn
 the player count and the game name are the layout itself.
 
 Speed: the first two parts change only with ``cards_version`` and the vetoes and log
-only with the log's length, so ``write`` keeps copies of those slots on the state
-(``_observed_cards``, ``_observed_log``) and copies them back while they hold; new log
-entries shift the kept ones down by a block each. Only the turn's slots are written at
-every step; card sets are walked bit by bit (a hand holds a few of the 33 cards).
+only with the log's length, so the observer keeps copies of those slots (for the state
+it last wrote: the same ``hands`` and ``log`` lists) and copies them back while they
+hold; new log entries shift the kept ones down by a block each. The copies live on the
+observer, not on the state: RL data stays out of the rules objects. Only the turn's
+slots are written at every step; card sets are walked bit by bit (a hand holds a few of
+the 33 cards).
 """
 
 from __future__ import annotations
@@ -154,6 +156,14 @@ class PixmitObserver(Observer):
         self.final_call = self.slots("final.call", C.CALL_CONDITIONS)
         self.final_annihilation = self.slot("final.annihilation_effect")
         self.final_hunt = [self.slots(f"final.hunt.seat{p}", cards) for p in seats]
+        # -- what ``write`` keeps between calls (see "Speed") ------------------------------
+        #: The ``hands`` list and ``cards_version`` the kept card blocks belong to, and
+        #: the blocks: the public one under -1, each seat's own under its seat.
+        self._cards_of: tuple[list[int], int] | None = None
+        self._card_blocks: dict[int, array] = {}
+        #: The ``log`` list and its length that the kept vetoes-and-log block shows.
+        self._log_of: tuple[list[dict[str, Any]], int] | None = None
+        self._kept_log = array("f")
 
     def per_seat(self, label: str, suffix: str = "", numeric: bool = False) -> int:
         """Slots ``label.seatP<suffix>`` for every seat P; returns the first one's index."""
@@ -163,17 +173,19 @@ class PixmitObserver(Observer):
         return first
 
     def write(self, state: PixmitState, seat: int, D: array) -> None:  # type: ignore[override]
-        # Two parts are kept on the state as copies of their slots, written once:
+        # Two parts are kept as copies of their slots, written once:
         # - the public and the seat's card slots while ``cards_version`` (which counts
         #   every change of hands, stack and ``known``, as for the view's own cache)
-        #   stays; the kept hands list (alive while kept) tells this state from clones;
-        # - the vetoes and log slots per log length: the log only grows and clones copy
-        #   it, so they are right for every state that carries them.
+        #   stays; the kept hands list (alive while kept) tells this state from clones
+        #   and determinisations, which get lists of their own;
+        # - the vetoes and log slots per log length: the log only grows, so while it is
+        #   the same list the kept block is right up to the entries added since.
         hands = state.hands
-        kept = state.__dict__.get("_observed_cards")
+        kept = self._cards_of
         if kept is None or kept[0] is not hands or kept[1] != state.cards_version:
-            kept = state.__dict__["_observed_cards"] = (hands, state.cards_version, {})
-        blocks = kept[2]
+            self._cards_of = (hands, state.cards_version)
+            self._card_blocks = {}
+        blocks = self._card_blocks
         block = blocks.get(-1)
         if block is None:
             self._write_public(state, D)
@@ -216,16 +228,17 @@ class PixmitObserver(Observer):
         # kept ones down by a block each
         log = state.log
         size = len(log)
-        kept = state.__dict__.get("_observed_log")
-        grown = size - kept[0] if kept is not None else _LOG
-        if kept is not None and grown == 0:
-            D[self.vetoes:self.log_end] = kept[1]
+        kept_log = self._log_of
+        same = kept_log is not None and kept_log[0] is log
+        grown = size - kept_log[1] if same else _LOG  # type: ignore[index]
+        if same and grown == 0:
+            D[self.vetoes:self.log_end] = self._kept_log
         else:
             start = self.log_start
             block_size = self.log_block
-            if kept is not None and 0 < grown < _LOG:
+            if same and 0 < grown < _LOG:
                 # the vetoes stay but for the seats of new "veto" entries
-                block = kept[1]
+                block = self._kept_log
                 old = start - self.vetoes
                 D[self.vetoes:start] = block[:old]
                 D[start + grown * block_size:self.log_end] = \
@@ -244,7 +257,8 @@ class PixmitObserver(Observer):
                 for p, v in enumerate(state.vetoes):
                     if v:
                         D[base + p] = v * self.veto_scale
-            state.__dict__["_observed_log"] = (size, D[self.vetoes:self.log_end])
+            self._log_of = (log, size)
+            self._kept_log = D[self.vetoes:self.log_end]
         if phase == _OVER:
             self._write_final(state, D)
 

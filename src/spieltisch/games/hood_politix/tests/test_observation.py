@@ -215,6 +215,6 @@ def test_the_rl_env_uses_it():
     agent = e.agent_selection
     seat = e.possible_agents.index(agent)
     obs = e.observe(agent)["observation"]
-    mine = e.encoder.observer.observe(e.state, seat)
+    mine = e.encoder.observer.observe(e.game_state, seat)
     assert obs[:e.encoder.observer.size].tolist() == mine.tolist()
     assert obs[e.encoder.seat_slot + seat] == 1.0

@@ -282,6 +282,6 @@ def test_the_env_uses_the_observer():
     agent = e.agent_selection
     seat = e.possible_agents.index(agent)
     got = e.observe(agent)["observation"]
-    want = np.frombuffer(e.encoder.observer.observe(e.state, seat), dtype=np.float32)
+    want = np.frombuffer(e.encoder.observer.observe(e.game_state, seat), dtype=np.float32)
     assert np.array_equal(got[:len(want)], want)
     assert got[len(want) + seat] == 1.0  # the header: the observing seat
