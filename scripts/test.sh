@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Install everything the test suite needs, then lint and run the whole suite.
-# This is the README's second command; CI (.ci/run) runs exactly this.
+# Install everything the test suite needs, then lint and run the whole suite with branch
+# coverage of src/spieltisch (the server processes the tests start included) and print it.
+# This is the README's second command; CI (.ci/run) runs exactly this. Arguments go to
+# pytest; the coverage floor (pyproject.toml) and the slow Pixmit check are for the whole suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
@@ -10,4 +12,56 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null; then
 fi
 .venv/bin/pip install -q -e '.[test]'
 .venv/bin/ruff check .
-.venv/bin/python -m pytest "$@"
+
+# The storage tests run on PostgreSQL too (tests/server/test_store.py): here it must be
+# there, and a missing database fails the run instead of skipping those tests.
+.venv/bin/python - <<'EOF'
+import sys
+
+import psycopg
+
+try:
+    with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=test",
+                         connect_timeout=5):
+        pass
+except Exception as e:
+    sys.exit("error: the tests need PostgreSQL on 127.0.0.1:5432 (user postgres, database "
+             f"test), and it is not reachable: {e}")
+EOF
+export SPIELTISCH_REQUIRE_POSTGRES=1
+
+# The whole suite, unless the arguments name tests (a path, a test id) or pick some (-k, -m,
+# --lf); options alone (e.g. -p no:cacheprovider) still run everything.
+whole=1
+for arg in "$@"; do
+    case "$arg" in
+        -k | -m | --lf | --last-failed | --sw | --stepwise) whole=0 ;;
+        -*) ;;
+        *) if [ -e "${arg%%::*}" ]; then whole=0; fi ;;
+    esac
+done
+
+status=0
+rm -f .coverage .coverage.*
+.venv/bin/python -m coverage run -m pytest "$@" || status=$?
+.venv/bin/python -m coverage combine -q
+if [ "$whole" = 1 ]; then
+    .venv/bin/python -m coverage report || status=$((status ? status : 1))
+else  # part of the suite: its total says little, so no floor
+    .venv/bin/python -m coverage report --fail-under=0
+fi
+
+# The exhaustive check of the Pixmit scorer (all 1.1 million six-card hands, minutes) runs
+# whenever the scorer or its reference changed: the stamp holds their hashes as last checked.
+stamp=scripts/pixmit-scorer.sha256
+scorer=$(sha256sum src/spieltisch/games/pixmit/cards.py src/spieltisch/games/pixmit/tests/reference.py)
+if [ "$whole" = 1 ] && [ "$scorer" != "$(cat "$stamp" 2>/dev/null)" ]; then
+    echo "the Pixmit scorer changed: checking every six-card hand (-m slow)"
+    if .venv/bin/python -m pytest -q -p no:cacheprovider -m slow \
+            src/spieltisch/games/pixmit/tests/test_scoring.py::test_every_six_card_hand; then
+        echo "$scorer" > "$stamp"
+    else
+        status=1
+    fi
+fi
+exit "$status"

@@ -56,6 +56,54 @@ def sample_states(name, n, games=6, seed=0, every=7, limit=400):
     return out
 
 
+def final_round_places(state) -> list[int]:
+    """President: each seat's place in the last round (0 = first out), from the public
+    view; the seat left holding cards is last."""
+    finished = state.view(None)["finished"]
+    order = finished + [s for s in range(state.num_players) if s not in finished]
+    return [order.index(s) for s in range(state.num_players)]
+
+
+#: Each game's order at the end, from its spec: a key per seat, larger is better; seats
+#: with equal keys share a rank. The engine's ranks must follow it.
+RANK_KEYS = {
+    # most points; ties go to the better place in the final round (president.md §5)
+    "president": lambda st, r: list(zip(r.scores, [-p for p in final_round_places(st)],
+                                        strict=True)),
+    # more goals wins; overtime ends at the first goal (hockey.md §6)
+    "hockey": lambda st, r: [(x,) for x in r.scores],
+    # the lowest total wins (hood_politix.md §6)
+    "hood_politix": lambda st, r: [(-x,) for x in r.scores],
+    # highest score; on a tie fewer vetoes; if still tied, shared (pixmit.md §4)
+    "pixmit": lambda st, r: list(zip(r.scores, [-v for v in st.view(None)["vetoes"]],
+                                     strict=True)),
+    # most throne points: the first to 10 wins at once (hoax.md §6)
+    "hoax": lambda st, r: [(x,) for x in r.scores],
+}
+#: Games whose end rule leaves exactly one winner (Pixmit may share the win).
+ONE_WINNER = {"president", "hockey", "hood_politix", "hoax"}
+
+
+def test_every_game_states_its_rank_rule():
+    assert sorted(RANK_KEYS) == sorted(game_names())
+
+
+def assert_ranks_follow_the_rules(state) -> None:
+    """A finished game's ranks are the competition ranks of its spec's order (1 = best,
+    ties share a rank and skip the next ones), and the winner is the one seat ranked 1
+    (None when the first place is shared)."""
+    name, n = state.game.name, state.num_players
+    result = state.result()
+    assert len(result.scores) == n and len(result.ranks) == n
+    keys = RANK_KEYS[name](state, result)
+    expected = [1 + sum(1 for k in keys if k > mine) for mine in keys]
+    assert list(result.ranks) == expected, (name, result, keys)
+    first = [s for s in range(n) if expected[s] == 1]
+    assert result.winner == (first[0] if len(first) == 1 else None), (name, result)
+    if name in ONE_WINNER:
+        assert result.winner is not None, (name, result)
+
+
 @pytest.mark.parametrize("name,n", CASES, ids=IDS)
 def test_random_games_end_and_conserve_components(name, n):
     """Random games end within the bound; components never change; every step is legal."""
@@ -75,14 +123,10 @@ def test_random_games_end_and_conserve_components(name, n):
             for s in state.may_act():
                 actions = state.legal_actions(s)
                 assert len(set(actions)) == len(actions), f"seat {s} lists an action twice"
+        assert_ranks_follow_the_rules(state)
         budget -= count
         if budget <= 0 and g + 1 >= MIN_GAMES // 4:
             break
-        result = state.result()
-        assert len(result.scores) == n and len(result.ranks) == n
-        assert sorted(set(result.ranks)) == sorted(set(result.ranks)) and min(result.ranks) == 1
-        if result.winner is not None:
-            assert result.ranks[result.winner] == 1
 
 
 @pytest.mark.parametrize("name,n", CASES, ids=IDS)
@@ -94,6 +138,7 @@ def test_thousands_of_random_games(name, n):
         out = play_out(state, random_bots(game, g), random.Random(g))
         assert state.is_over()
         json.dumps(state.result().to_json())
+        assert_ranks_follow_the_rules(state)
         budget -= len(out.actions)
         if budget <= 0 and g + 1 >= MIN_GAMES:
             break

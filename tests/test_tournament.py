@@ -158,6 +158,29 @@ def test_an_interrupted_tournament_resumes_from_its_journal(tmp_path):
     assert not journal.exists()
 
 
+def test_a_journal_with_a_torn_header_is_started_afresh(tmp_path):
+    """Stopped while its first line was being written (no newline yet), the journal holds
+    no game: the run plays all six and gives what an uninterrupted run gives."""
+    full = tmp_path / "full.json"
+    assert _tournament(full).exit_code == 0
+    records = json.loads(full.read_text())["records"]
+    out = tmp_path / "r.json"
+    journal = tmp_path / "r.json.games.jsonl"
+    journal.write_text(json.dumps(_header())[:25])
+    played = []
+    real = tour.play_match
+    try:
+        tour.play_match = lambda m: played.append(m.index) or real(m)  # type: ignore
+        r = _tournament(out)
+    finally:
+        tour.play_match = real  # type: ignore
+    assert r.exit_code == 0, r.output
+    assert "resuming" not in _said(r)
+    assert played == [0, 1, 2, 3, 4, 5]
+    assert json.loads(out.read_text())["records"] == records
+    assert not journal.exists()
+
+
 def test_a_journal_of_another_tournament_is_refused_and_kept(tmp_path):
     out = tmp_path / "r.json"
     journal = tmp_path / "r.json.games.jsonl"

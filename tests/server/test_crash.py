@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
-import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,30 +29,49 @@ from .helpers import (
     wait_until_serving,
 )
 
+#: The line ``spieltisch serve`` prints once its socket is bound (``--port 0``: any port).
+SERVING = re.compile(r"^spieltisch server on http://localhost:(\d+)/", re.MULTILINE)
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+
+def start_serve(args: list[str], log: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """Start ``spieltisch serve --port 0 ARGS`` with its output appended to ``log``; wait
+    until it answers. Returns the process and the port it bound (from its start-up line:
+    no other process can take that port between choosing and binding it)."""
+    start = log.stat().st_size if log.exists() else 0
+    with log.open("ab") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "spieltisch.cli.main", "serve", "--port", "0", *args],
+            stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    give_up = time.monotonic() + TIMEOUT
+    while (found := SERVING.search(log.read_bytes()[start:].decode(errors="replace"))) is None:
+        assert proc.poll() is None, log.read_text()
+        assert time.monotonic() < give_up, f"no start-up line: {log.read_text()}"
+        time.sleep(0.05)
+    port = int(found[1])
+    wait_until_serving(f"http://127.0.0.1:{port}", proc, log)
+    return proc, port
 
 
 class ServerProcess:
-    def __init__(self, db: str, port: int, log: Path) -> None:
-        self.db, self.port, self.log = db, port, log
+    """A ``spieltisch serve`` process on a database; each start binds a fresh port."""
+
+    def __init__(self, db: str, log: Path) -> None:
+        self.db, self.log = db, log
+        self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
     def start(self) -> None:
-        out = self.log.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "spieltisch.cli.main", "serve", "--port", str(self.port),
-             "--db", self.db, "--grace", "1000", "--bot-delay", "0",
-             "--messages-per-second", "10000"],
-            stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        wait_until_serving(self.base, self.proc, self.log)
+        self.proc, self.port = start_serve(
+            ["--db", self.db, "--grace", "1000", "--bot-delay", "0",
+             "--messages-per-second", "10000"], self.log)
 
     def kill(self) -> None:
         assert self.proc is not None
@@ -70,8 +90,7 @@ class ServerProcess:
 
 @pytest.fixture
 def server_proc(tmp_path: Path) -> Iterator[ServerProcess]:
-    sp = ServerProcess(f"sqlite:///{tmp_path / 'crash.sqlite3'}", free_port(),
-                       tmp_path / "server.log")
+    sp = ServerProcess(f"sqlite:///{tmp_path / 'crash.sqlite3'}", tmp_path / "server.log")
     try:
         yield sp
     finally:
@@ -85,12 +104,11 @@ def test_sigkill_and_restart_resumes_from_last_acknowledged_action(
     table = create_table(sp.base, "president", ["human"] * 4, players=4, seed=21)
     code = table["code"]
     tokens = [join(sp.base, code, f"p{i}")["token"] for i in range(4)]
-    ws_base = sp.base.replace("http", "ws")
     played = 15
     sent: list[str] = []
 
     async def first_half() -> list[dict[str, Any]]:
-        clients = [await Client.open(ws_base, code, t) for t in tokens]
+        clients = [await Client.open(sp.ws_base, code, t) for t in tokens]
         latest = [await c.until(has_view) for c in clients]
         for k in range(played):
             seat = next(s for s in range(4) if latest[s].get("required"))
@@ -109,7 +127,7 @@ def test_sigkill_and_restart_resumes_from_last_acknowledged_action(
     sp.start()
 
     async def second_half() -> None:
-        clients = [await Client.open(ws_base, code, t) for t in tokens]
+        clients = [await Client.open(sp.ws_base, code, t) for t in tokens]
         welcome = [await c.until(has_view) for c in clients]
         for s in range(4):
             assert welcome[s]["index"] == played  # nothing acknowledged was lost

@@ -274,6 +274,7 @@ def test_move_clock_plays_for_a_seat_that_lets_it_pass(tmp_path_factory: pytest.
             clients = [await Client.open(server.ws_base, code, j["token"]) for j in joins]
             for c in clients:
                 await c.until(has_view)
+                await c.send({"type": "ready"})  # the deal is on screen: the clocks may run
             # nobody types: the clock makes the humans' moves, so the game goes on
             moved = await clients[0].until(
                 lambda m: m["type"] == "update" and m["seat"] in (0, 1))

@@ -3,31 +3,20 @@ uvloop when it is installed (the ``server`` extra)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from .helpers import TIMEOUT, wait_until_serving
-from .test_crash import free_port
+from .helpers import TIMEOUT
+from .test_crash import start_serve
 
 
 def started_line(tmp_path: Path, *flags: str) -> str:
     """Start a server, wait until it answers, stop it; its "event loop" line."""
-    port = free_port()
-    log = tmp_path / f"serve-{port}.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "spieltisch.cli.main", "serve", "--port", str(port),
-             "--db", f"sqlite:///{tmp_path / 'serve.sqlite3'}", *flags],
-            stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    try:
-        wait_until_serving(f"http://127.0.0.1:{port}", proc, log)
-    finally:
-        proc.terminate()
-        proc.wait(TIMEOUT)
+    log = tmp_path / "serve.log"
+    proc, _ = start_serve(["--db", f"sqlite:///{tmp_path / 'serve.sqlite3'}", *flags], log)
+    proc.terminate()
+    proc.wait(TIMEOUT)
     lines = [x for x in log.read_text().splitlines() if x.startswith("event loop ")]
     assert len(lines) == 1, log.read_text()
     return lines[0]
