@@ -197,7 +197,8 @@ def test_a_late_human_draws_no_penalty_and_then_has_the_rules_three_seconds(
             await walk(loop, rt, 10.0)
             st = rt.state
             assert st is not None
-            assert rt.log, "the bots played meanwhile"
+            # the bots played up to Zoe's turn (none at all when the random dealer makes her
+            # the first to play: the table's seed is the server's own)
             assert all(seat != CLOCK for seat, _ in rt.log), rt.log  # nothing expired
             assert not any(text.startswith("accuse 0") for _, text in rt.log)
             assert not st.expired and rt.armed is None and rt._deadline_json() == []
