@@ -44,36 +44,15 @@ from spieltisch.server.timing import (
 )
 
 from .helpers import Client, ServerThread, create_table, has_view, join, unique_prefix
+from .test_hood_clock import POSITION, ManualClockLoop
 
 A, B, CC, D = 0, 1, 2, 3
 MOVE_TIMER = C.EXPIRE_ID[C.T_MOVE]
 POLITIX_TIMER = C.EXPIRE_ID[C.T_POLITIX]
 
-#: D deals; A is due and holds a Green 3, C holds the other; Green 7 is on the discard
-#: pile. B holds no green and no 3: B must draw, and any card B throws in is a fault.
-POSITION = {
-    "version": 1, "game": "hood_politix", "players": 4, "options": {"first_dealer": 3},
-    "chance": {"seed": 1},
-    "state": {
-        "dealer": 3,
-        "seats": [{"hand": ["G3", "O1", "O2", "O3", "O4", "O5"]},
-                  {"hand": ["O6", "O7", "O8", "O9", "O10", "Y1"]},
-                  {"hand": ["G3", "Y2", "Y3", "Y4", "Y5", "Y6"]},
-                  {"hand": ["Y7", "Y8", "Y9", "Y10", "P1", "P2"]}],
-        "draw": ["..."], "discard": ["G7"], "phase": "turn", "due": 0,
-    },
-}
-
-
-class ManualClockLoop(asyncio.SelectorEventLoop):
-    """An event loop whose clock moves only when the test moves it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.now = 0.0
-
-    def time(self) -> float:
-        return self.now
+# The position (D deals; A is due and holds a Green 3, C holds the other; Green 7 is on the
+# discard pile; B holds no green and no 3: B must draw, and any card B throws in is a fault)
+# and the manual-clock loop are the Hood Politix pause test's.
 
 
 class Screen:
