@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spieltisch.bots.base import Observation, RandomBot
-from spieltisch.core import IllegalAction, Verdict, game_names, get_spec
+from spieltisch.core import IllegalAction, Verdict, Who, game_names, get_spec
 from spieltisch.replay import Replay
 from spieltisch.runner import play_out, step
 
@@ -176,7 +176,7 @@ def test_every_legal_action_applies(name, n):
     for state in sample_states(name, n, games=3):
         for seat in state.may_act():
             for action in state.legal_actions(seat):
-                assert state.check(seat, action).verdict is Verdict.LEGAL
+                assert state.judge(seat, action).verdict is Verdict.LEGAL
                 twin = state.clone()
                 twin.apply(seat, action)
         if not state.is_over():
@@ -278,6 +278,8 @@ def test_a_search_copy_plays_as_a_recorded_one(name, n):
 
 @pytest.mark.parametrize("name,n", CASES, ids=IDS)
 def test_illegal_actions_leave_state_unchanged(name, n):
+    """``judge`` and ``apply`` agree: an attempt judged legal or faulty applies, one judged
+    illegal raises with the judge's reason and changes nothing."""
     states = sample_states(name, n, games=2, every=9)[:25]
 
     @settings(max_examples=60, deadline=None,
@@ -287,17 +289,57 @@ def test_illegal_actions_leave_state_unchanged(name, n):
         state = data.draw(st.sampled_from(states))
         game = state.game
         seat = data.draw(st.integers(min_value=-2, max_value=n + 1))
+        if data.draw(st.booleans()) and state.may_act():  # often a seat that may act
+            seat = data.draw(st.sampled_from(state.may_act()))
         action = data.draw(st.integers(min_value=-3, max_value=game.num_actions + 3))
-        if 0 <= seat < n and 0 <= action < game.num_actions:
-            verdict = state.check(seat, action).verdict
-            if verdict is not Verdict.ILLEGAL:
-                return
-        elif seat == -1 and any(d.action == action for d in state.deadlines()):
+        verdict = state.judge(seat, action)
+        if verdict.verdict is not Verdict.ILLEGAL:
+            state.clone().apply(seat, action)
             return
         before = snapshot(state)
         with pytest.raises(IllegalAction) as e:
             state.apply(seat, action)
-        assert str(e.value)
+        assert str(e.value) == e.value.reason == verdict.reason != ""
         assert snapshot(state) == before
 
     check()
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_declared_fields_cover_every_attribute(name, n):
+    """A state class that declares its fields (``State.FIELDS``) declares every attribute
+    its states hold, so that ``clone`` copies each as declared; copies hold no others."""
+    for i, state in enumerate(sample_states(name, n, games=2, every=5)):
+        if type(state).FIELDS is None:
+            continue
+        assert state.undeclared() == [], name
+        assert state.clone().undeclared() == []
+        if not state.is_over():
+            assert state.determinise(i % n, random.Random(i)).undeclared() == []
+
+
+@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+def test_phase_table_agrees_with_who_acts(name, n):
+    """A seat that may not act has no legal actions. A game with a phase table
+    (``State.PHASES``) is always in one of its phases, and who acts matches the phase's
+    rule: ``to_act`` exactly when it waits for seats (one seat for a turn),
+    ``out_of_turn`` only in a window, legal actions of its kinds."""
+    for state in sample_states(name, n, games=3, every=3):
+        may = state.may_act()
+        assert all(state.legal_actions(s) == [] for s in range(n) if s not in may), name
+        table = type(state).PHASES
+        if table is None:
+            continue
+        assert isinstance(state.phase, table.phase), (name, state.phase)
+        rule = table[state.phase]
+        to_act, window = list(state.to_act()), list(state.out_of_turn())
+        if rule.who & Who.TURN:
+            assert len(to_act) == 1, (name, state.phase, to_act)
+        elif not rule.who & Who.EVERY:
+            assert to_act == [], (name, state.phase, to_act)
+        if not rule.who & Who.WINDOW:
+            assert window == [], (name, state.phase, window)
+        for seat in set(to_act + window):
+            for action in state.legal_actions(seat):
+                kind = state.game.action_kind(action)
+                assert kind is None or kind in rule.actions, (name, state.phase, kind)

@@ -4,11 +4,32 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from enum import Enum, IntEnum
 
 import pytest
 
-from spieltisch.core import ConfigError, IllegalAction, get_spec, new_game
+from spieltisch.core import (
+    Check,
+    ConfigError,
+    Copy,
+    Event,
+    Game,
+    IllegalAction,
+    PhaseTable,
+    Result,
+    Rule,
+    State,
+    StateFields,
+    Verdict,
+    Who,
+    get_spec,
+    illegal,
+    new_game,
+    ranks_from_scores,
+    translate_reason,
+)
 from spieltisch.core.cards import Shuffler, cards_of, deal_masks, mask_of
+from spieltisch.i18n import N_
 
 
 def test_unknown_game_and_bad_player_count():
@@ -136,3 +157,224 @@ def test_deal_masks_deals_every_hand_equally_often():
     hands: Counter[int] = Counter(deal_masks([0, 1, 2, 3], [2], rng)[0] for _ in range(6000))
     assert len(hands) == 6
     assert all(abs(k / 6000 - 1 / 6) < 0.03 for k in hands.values())
+
+
+# -- the core's structure API (issue #20): phases, judge, declared fields, shared views ----
+# A toy game, "High card": each seat secretly bids 0–2 at once (BID, EVERY), then the
+# higher bidder (seat 0 on ties) plays one card of its hand (PLAY, TURN) while the other
+# may object out of turn (WINDOW); the play ends the game (OVER, NOBODY).
+
+class Phase(IntEnum):
+    OVER = 0  # deliberately first: nothing may depend on the numeric order
+    BID = 1
+    PLAY = 2
+
+
+class Kind(Enum):
+    BID = "bid"
+    PLAY = "play"
+    OBJECT = "object"
+
+
+OBJECT = 3  # actions 0–2 bid or play that number, 3 objects
+
+
+class ToyGame(Game):
+    spec = None  # type: ignore[assignment]
+
+    @property
+    def name(self) -> str:
+        return "toy"
+
+    def _new_state(self, rng: random.Random, stacked: list[list[int]]) -> ToyState:
+        return ToyState(self, Shuffler(rng, stacked))
+
+    @property
+    def num_actions(self) -> int:
+        return 4
+
+    def action_to_json(self, action: int) -> str:
+        return "object" if action == OBJECT else f"play {action}"
+
+    def action_from_json(self, obj: object) -> int:
+        raise IllegalAction("not needed")
+
+
+class ToyState(State):
+    FIELDS = StateFields(phase=Copy.VALUE, bids=Copy.LIST, hands=Copy.NESTED,
+                         objected=Copy.VALUE, played=Copy.VALUE, _memo=Copy.CACHE)
+    _memo: object = None
+
+    def __init__(self, game: Game, shuffler: Shuffler) -> None:
+        self.game = game
+        self.shuffler = shuffler
+        self.move_number = 0
+        self.phase = Phase.BID
+        self.bids: list[int] = [-1, -1]
+        self.hands = [[0, 2], [1]]
+        self.objected = False
+        self.played = -1
+
+    def _bidders(self) -> list[int]:
+        return [s for s in (0, 1) if self.bids[s] < 0]
+
+    def _player(self) -> list[int]:
+        return [0 if self.bids[0] >= self.bids[1] else 1]
+
+    def _other(self) -> list[int]:
+        return [] if self.objected else [1 - self._player()[0]]
+
+    def _legal_bid(self, seat: int) -> list[int]:
+        return [0, 1, 2] if self.bids[seat] < 0 else []
+
+    def _legal_play(self, seat: int) -> list[int]:
+        if seat == self._player()[0]:
+            return self.hands[seat]
+        return [] if self.objected else [OBJECT]
+
+    def _bid(self, seat: int, action: int) -> list[Event]:
+        self.bids[seat] = action
+        if not self._bidders():
+            self.phase = Phase.PLAY
+        return [Event("bid", seat)]
+
+    def _play(self, seat: int, action: int) -> list[Event]:
+        if action == OBJECT:
+            self.objected = True
+            return [Event("object", seat)]
+        self.hands[seat].remove(action)
+        self.played = action
+        self.phase = Phase.OVER
+        return [Event("play", seat, {"card": action})]
+
+    def _why_play(self, seat: int, action: int) -> Check:
+        if seat == self._player()[0]:
+            return illegal(N_("you hold no {card}"), card=action)
+        return illegal(N_("seat {seat} may only object"), seat=seat)
+
+    PHASES = PhaseTable(Phase, {
+        Phase.BID: Rule(Who.EVERY, (Kind.BID,), seats=_bidders, legal=_legal_bid,
+                        apply=_bid, opens="the deal", closes="both seats have bid"),
+        Phase.PLAY: Rule(Who.TURN | Who.WINDOW, (Kind.PLAY, Kind.OBJECT), seats=_player,
+                         window=_other, legal=_legal_play, apply=_play, why=_why_play,
+                         opens="both bids", closes="a card is played"),
+        Phase.OVER: Rule(Who.NOBODY, opens="a card is played"),
+    })
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def result(self) -> Result:
+        scores = (float(self.bids[0]), float(self.bids[1]))
+        ranks = ranks_from_scores(scores)
+        return Result(scores, ranks, ranks.index(1) if ranks.count(1) == 1 else None)
+
+    def _view(self, seat: int | None) -> dict[str, object]:
+        return {"hand": None if seat is None else self.hands[seat][:]}
+
+    def _full_view(self) -> dict[str, object]:
+        return {"hands": [h[:] for h in self.hands], "bids": self.bids[:]}
+
+    def determinise(self, seat: int, rng: random.Random) -> ToyState:
+        return self._copy(self.shuffler.reseeded(rng))
+
+
+def toy() -> ToyState:
+    return ToyGame(2, {}).new_state(seed=3)  # type: ignore[return-value]
+
+
+def test_phase_table_needs_one_rule_per_phase_and_prints_itself():
+    with pytest.raises(TypeError, match="no rule for PLAY"):
+        PhaseTable(Phase, {Phase.BID: Rule(Who.NOBODY), Phase.OVER: Rule(Who.NOBODY)})
+    with pytest.raises(TypeError, match="needs 'seats'"):
+        Rule(Who.TURN, legal=ToyState._legal_bid, apply=ToyState._bid)
+    with pytest.raises(TypeError, match="needs 'window'"):
+        Rule(Who.WINDOW, legal=ToyState._legal_bid, apply=ToyState._bid)
+    table = ToyState.PHASES
+    assert table is not None and table[Phase.PLAY].why is ToyState._why_play
+    # per-handler tuples indexed by phase, a default where a rule has none
+    assert table.handlers("why", "none") == ("none", "none", ToyState._why_play)
+    assert table.legal_of[Phase.OVER](toy(), 0) == [] and table.seats_of[Phase.OVER](toy()) == ()
+    assert table.markdown().splitlines()[2:] == [
+        "| over | nobody | — | a card is played | — | no |",
+        "| bid | every | bid | the deal | both seats have bid | no |",
+        "| play | turn + window | play, object | both bids | a card is played | no |",
+    ]
+
+
+def test_phases_drive_who_acts_legal_actions_apply_and_views():
+    s = toy()
+    assert (list(s.to_act()), list(s.out_of_turn()), s.legal_actions(1)) == ([0, 1], [], [0, 1, 2])
+    s.apply(0, 1)
+    s.apply(1, 2)
+    assert (s.phase, list(s.to_act()), list(s.out_of_turn())) == (Phase.PLAY, [1], [0])
+    assert (s.legal_actions(1), s.legal_actions(0)) == ([1], [OBJECT])
+    # the shared fields: out_of_turn shows the viewer alone (others may depend on hidden cards)
+    v0, v1, spectator = s.view(0), s.view(1), s.view(None)
+    assert v0 == {"hand": [0, 2], "seat": 0, "phase": "play", "to_act": [1], "out_of_turn": [0],
+                  "over": False, "winner": None}
+    # (no move number in a seat's view: it would count private actions; the full view has it)
+    assert (s.full_view()["out_of_turn"], s.full_view()["move_number"]) == ([0], 2)
+    assert (v1["out_of_turn"], spectator["out_of_turn"], spectator["hand"]) == ([], [], None)
+    s.apply(0, OBJECT)
+    s.apply(1, 1)
+    assert s.view(0) | {"hand": None} == {"hand": None, "seat": 0, "phase": "over", "to_act": [],
+                                          "out_of_turn": [], "over": True, "winner": 1}
+
+
+def test_judge_gives_the_shared_reasons_then_the_phase_s_own():
+    s = toy()
+    s.apply(0, 2)
+    s.apply(1, 0)
+    assert s.judge(0, 0) == Check(Verdict.LEGAL)
+    assert [s.judge(seat, a).reason for seat, a in ((5, 0), (0, 9), (-1, 0), (0, 1), (1, 2))] == [
+        "there is no seat 5", "action 9 is outside the action space",
+        "no deadline with that action is running", "you hold no 1", "seat 1 may only object"]
+    assert s.why_illegal(0, 1) == "you hold no 1"
+    with pytest.raises(IllegalAction) as e:
+        s.apply(0, 1)
+    assert (e.value.reason, str(e.value), e.value.template, e.value.params) == \
+        ("you hold no 1", "you hold no 1", "you hold no {card}", {"card": 1})
+    assert s.move_number == 2 and s.hands == [[0, 2], [1]]
+    # the core's reasons are in the core catalog (a game's are in the game's)
+    assert translate_reason(s.game, s.judge(3, 0), "de") == "es gibt keinen Platz 3"
+    assert translate_reason(s.game, s.judge(0, 9), "nl") == "actie 9 valt buiten de actieruimte"
+    s.apply(0, 2)
+    assert s.judge(1, 0).reason == "the game is over"
+    assert translate_reason(s.game, IllegalAction.of(s.judge(1, 0)), "de") == \
+        "das Spiel ist vorbei"
+
+
+def test_apply_trusted_applies_without_judging():
+    s = toy()
+    events = s.apply_trusted(1, 2)
+    assert (s.move_number, s.bids, [e.kind for e in events]) == (1, [-1, 2], ["bid"])
+
+
+def test_declared_fields_give_clone_and_find_undeclared_attributes():
+    s = toy()
+    s._memo = "cached"
+    c = s.clone()
+    c.hands[0].append(7)
+    c.bids[0] = 1
+    assert (s.hands, s.bids, c._memo, "_memo" in vars(c)) == ([[0, 2], [1]], [-1, -1], None, False)
+    assert c.shuffler is not s.shuffler and c.game is s.game
+    assert s.undeclared() == []
+    s.stray = 1
+    assert s.undeclared() == ["stray"]
+    with pytest.raises(TypeError, match="'_gone' needs a class attribute"):
+        type("Bad", (ToyState,), {"FIELDS": StateFields(_gone=Copy.CACHE)})
+    with pytest.raises(TypeError, match="belongs to every State"):
+        StateFields(move_number=Copy.VALUE)
+
+
+def test_a_state_may_not_replace_the_core_s_part_of_judging_or_views():
+    for name in ("check", "why_illegal", "view", "full_view"):
+        with pytest.raises(TypeError, match=f"overrides {name}: override _"):
+            type("Bad", (ToyState,), {name: lambda self, *a: None})
+
+
+def test_ranks_from_scores_share_ranks_on_ties():
+    assert ranks_from_scores([3, 7, 3, 1]) == (2, 1, 2, 4)
+    assert ranks_from_scores([3, 7, 3, 1], higher_is_better=False) == (2, 4, 2, 1)
+    assert ranks_from_scores([5, 5]) == (1, 1)

@@ -116,12 +116,12 @@ def test_help_rules_and_bad_answers_ask_again(monkeypatch, tmp_path):
         reply = next(script)
         assert kb.obs is not None
         if reply == "ILLEGAL":  # an action the game can read but not allow now
-            game, legal = kb.obs._state.game, kb.obs.legal_actions()
+            game, legal = kb.obs.game, kb.obs.legal_actions()
             action = next(a for a in range(game.num_actions) if a not in legal)
             reply = str(game.action_to_json(action))
-            seen["illegal"] = kb.obs._state.why_illegal(0, action)
+            seen["illegal"] = kb.obs.judge(action).reason
         if reply == "help":
-            seen["examples"] = ", ".join(f"'{kb.obs._state.game.action_to_json(a)}'"
+            seen["examples"] = ", ".join(f"'{kb.obs.game.action_to_json(a)}'"
                                          for a in kb.obs.legal_actions()[:3])
             seen["choices"] = str(len(kb.obs.legal_actions()))
         return reply

@@ -433,6 +433,27 @@ def test_the_untimed_pace_has_no_move_timer(store: Store) -> None:
     on_manual_clock(test)
 
 
+def test_at_the_untimed_pace_an_idle_politix_caller_cannot_stall_the_table(
+        store: Store) -> None:
+    """Hood Politix's pauses end by themselves (§5.5, §5.6): their lengths are the rules'
+    own (``Deadline.fixed``), not a move timer, so the untimed pace keeps them. A calls
+    Politix and goes idle: the pause ends after 60 s and B's turn goes on, untimed."""
+    async def test(loop: ManualClockLoop) -> None:
+        rt = position_table(store, pace=Pace.UNTIMED)
+        a, _, _, _ = await seated(rt)
+        assert await act(rt, a, "play G3", 0.0) is None and rt.armed is None
+        politix = act(rt, a, "politix", 1.0)  # out of turn: held for the race window
+        await walk(loop, rt, 1.15)
+        assert await politix is None and rt.state.pause
+        assert rt.armed == (pytest.approx(61.15), (CLOCK, POLITIX_TIMER, 2))
+        await walk(loop, rt, 70.0, step=1.0)
+        assert not rt.state.pause and rt.log[-1] == (CLOCK, "expire politix")
+        assert rt.armed is None and rt.state.to_act() == (B,)  # B's turn: untimed
+        await rt.close()
+
+    on_manual_clock(test)
+
+
 def test_untimed_reaction_windows_stay_open_a_generous_fixed_time(store: Store) -> None:
     """HOAX's reaction windows (the game waits for nobody, 4 s by the rules) stay open
     ``UNTIMED_WINDOW`` seconds at the untimed pace: the game cannot stall."""

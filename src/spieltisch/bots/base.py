@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.game import Deadline, Game, State
+from ..core.game import Check, Deadline, Game, State
 
 
 class Observation:
@@ -38,6 +38,10 @@ class Observation:
 
     def legal_actions(self) -> list[int]:
         return self._state.legal_actions(self.seat)
+
+    def judge(self, action: int) -> Check:
+        """The engine's judgement of this seat attempting ``action`` (``State.judge``)."""
+        return self._state.judge(self.seat, action)
 
     def deadlines(self) -> Sequence[Deadline]:
         return self._state.deadlines()

@@ -304,9 +304,7 @@ class ISMCTSBot(Bot):
         seat = me
         options: list[int] | None = root_options
         # Below the root the options come from this state's own legal_actions, so they
-        # are applied as apply does after a legal verdict (the root's come from the real
-        # state: apply checks them).
-        fast = type(state).apply is State.apply
+        # take the trusted path (the root's come from the real state: apply judges them).
         while not state.is_over():
             if options is None:
                 seat, options = self._who(state, declined)
@@ -359,9 +357,8 @@ class ISMCTSBot(Bot):
             path.append((child, seat))
             if action == WAIT:
                 declined = state.move_number
-            elif fast and node is not root:  # listed by this state: legal (see rollouts)
-                state.move_number += 1
-                state._apply(seat, action)
+            elif node is not root:  # listed by this state: legal (see rollouts)
+                state.apply_trusted(seat, action)
             else:
                 state.apply(seat, action)
             if untried:
@@ -497,10 +494,9 @@ class ISMCTSBot(Bot):
         log_q = None if react_p <= 0.0 else -math.inf if react_p >= 1.0 \
             else math.log1p(-react_p)
         cls = type(state)
-        fast = cls.apply is State.apply
         legal = state._legal_actions if cls.legal_actions is State.legal_actions \
             else state.legal_actions
-        apply_ = state._apply
+        apply_ = state.apply_trusted
         to_act = state.to_act
         out_of_turn = state.out_of_turn
         is_over = state.is_over
@@ -538,11 +534,7 @@ class ISMCTSBot(Bot):
             # ``seq[int(random() * len(seq))]``: uniform, as ``rng.choice``, without its two
             # Python-level calls (a rollout makes one per action)
             a = actions[int(random() * len(actions))]
-            if fast:
-                state.move_number += 1
-                apply_(seat, a)
-            else:
-                state.apply(seat, a)
+            apply_(seat, a)
         self._rollout_actions += steps
         return True
 

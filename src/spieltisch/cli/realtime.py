@@ -220,12 +220,13 @@ class RealtimeTable:
             except IllegalAction as e:
                 self.out(self.tr.format(N_("Not understood: {reason}"), reason=str(e)))
                 return True
-        verdict = self.state.check(self.human, action)
+        verdict = self.state.judge(self.human, action)
         if verdict.verdict is Verdict.ILLEGAL:
-            self.out(self.tr.format(N_("Not legal now: {reason}"), reason=verdict.reason))
+            self.out(self.tr.format(N_("Not legal now: {reason}"),
+                                    reason=verdict.translate(self.tr)))
             return True
         if verdict.verdict is Verdict.FAULTY:
-            self.out(self.tr.format(N_("Fault: {reason}"), reason=verdict.reason))
+            self.out(self.tr.format(N_("Fault: {reason}"), reason=verdict.translate(self.tr)))
         self.apply(self.human, action)
         if self._poke is not None:
             self._poke.set()
@@ -248,7 +249,7 @@ class RealtimeTable:
         if ready:
             _, seat = min(ready)
             plan = self.plans.pop(seat)
-            if st.check(seat, plan.action).verdict is not Verdict.ILLEGAL:
+            if st.judge(seat, plan.action).verdict is not Verdict.ILLEGAL:
                 self.apply(seat, plan.action)
 
     async def run(self) -> None:

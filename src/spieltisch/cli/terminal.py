@@ -127,7 +127,7 @@ class HumanBot(Bot):
                 continue
             if action not in actions:
                 self.say(tr.format(N_("Not legal now: {reason}"),
-                                   reason=obs._state.why_illegal(self.seat, action)))
+                                   reason=obs.judge(action).translate(tr)))
                 continue
             return action
 

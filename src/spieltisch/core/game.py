@@ -8,13 +8,18 @@ A state answers:
 
 * who must act now (``to_act``) and who may act out of turn (``out_of_turn``);
   these are sets of seats, never "the current player";
-* the legal actions of a seat, and ``check`` for any attempt: legal, *faulty*
+* the legal actions of a seat, and ``judge`` for any attempt: legal, *faulty*
   (allowed to attempt but penalised, as in Hood Politix) or illegal (rejected,
-  state unchanged);
-* ``apply(seat, action)`` returning the events it caused;
-* per-seat ``view`` and ``full_view``; ``determinise`` for search bots;
+  state unchanged), with a reason that translates (``Check``: template + params);
+* ``apply(seat, action)`` returning the events it caused (judged: the one path for
+  every move from a person); ``apply_trusted`` for search copies;
+* per-seat ``view`` (the shared fields plus the game's ``_view``) and ``full_view``;
+  ``determinise`` for search bots;
 * ``deadlines``: "if nobody acts within t seconds, apply this action" — the
   state never reads a clock; whoever runs the game does.
+
+A game declares its turn structure as data (``PHASES``, ``core/phases.py``) and its
+fields once (``FIELDS``, ``core/fields.py``: ``clone`` comes from it).
 
 Actions are integers in a fixed per-game action space (fast, and usable as RL
 mask indices). Each game documents a stable text form (``"play 10H 10S"``)
@@ -30,13 +35,17 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..i18n import N_
 from .options import Option, validate_options
 
 if TYPE_CHECKING:
     from ..bots.base import Bot
+    from ..i18n import Translator
     from ..narration import Narrator
     from .cards import Shuffler
+    from .fields import StateFields
     from .observation import Observer
+    from .phases import PhaseTable
     from .position import Fields
 
 Json = Any
@@ -54,13 +63,37 @@ class ConfigError(SpieltischError):
 
 
 class IllegalAction(SpieltischError):
-    """An action that may not even be attempted now; the state is unchanged."""
+    """An action that may not even be attempted now; the state is unchanged.
 
-    def __init__(self, reason: str, seat: int | None = None, action: Json = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    The reason is an English template (marked ``N_``) and its arguments, as events are
+    in narration: ``reason`` is the English text, ``translate`` gives it in a language.
+    """
+
+    def __init__(self, reason: str, seat: int | None = None, action: Json = None,
+                 params: Mapping[str, Json] | None = None) -> None:
+        self.template = reason
+        self.params = params
         self.seat = seat
         self.action = action
+        super().__init__(self.reason)
+
+    @classmethod
+    def of(cls, check: Check, seat: int | None = None, action: Json = None) -> IllegalAction:
+        """The error for a refused ``check``."""
+        return cls(check.template, seat, action, check.params)
+
+    @property
+    def reason(self) -> str:
+        """The reason in English."""
+        return self.template.format(**self.params) if self.params else self.template
+
+    def text(self) -> str:
+        return self.reason
+
+    def translate(self, tr: Translator) -> str:
+        """The reason in ``tr``'s language (template translated, then filled in)."""
+        return tr.format(self.template, **self.params) if self.params \
+            else tr.gettext(self.template)
 
 
 class Verdict(Enum):
@@ -70,10 +103,71 @@ class Verdict(Enum):
     ILLEGAL = "illegal"
 
 
-@dataclass(slots=True)
 class Check:
-    verdict: Verdict
-    reason: str = ""
+    """A judgement of an attempt: its verdict and, unless legal, why.
+
+    The reason is an English template marked with ``N_`` plus its arguments (card
+    codes, seats, names: never translated), so that each player reads it in their
+    language (``translate``); ``reason`` / ``text()`` give the English text.
+    ``Check(Verdict.ILLEGAL, "some text")`` without arguments is taken literally.
+    """
+
+    __slots__ = ("verdict", "template", "params")
+
+    def __init__(self, verdict: Verdict, template: str = "",
+                 params: Mapping[str, Json] | None = None) -> None:
+        self.verdict = verdict
+        self.template = template
+        self.params = params
+
+    @property
+    def reason(self) -> str:
+        """The reason in English (empty when legal)."""
+        return self.template.format(**self.params) if self.params else self.template
+
+    def text(self) -> str:
+        return self.reason
+
+    def translate(self, tr: Translator) -> str:
+        """The reason in ``tr``'s language (template translated, then filled in)."""
+        return tr.format(self.template, **self.params) if self.params \
+            else tr.gettext(self.template)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Check) and self.verdict is other.verdict \
+            and self.reason == other.reason
+
+    def __hash__(self) -> int:
+        return hash((self.verdict, self.reason))
+
+    def __repr__(self) -> str:
+        return f"Check({self.verdict}, {self.reason!r})"
+
+
+def illegal(template: str, /, **args: Json) -> Check:
+    """An ``ILLEGAL`` check: ``illegal(N_("{card} is not in your hand"), card="7H")``."""
+    return Check(Verdict.ILLEGAL, template, args or None)
+
+
+def faulty(template: str, /, **args: Json) -> Check:
+    """A ``FAULTY`` check (allowed to attempt, penalised), reason as for ``illegal``."""
+    return Check(Verdict.FAULTY, template, args or None)
+
+
+def translate_reason(game: Game, reason: Check | IllegalAction, lang: str | None) -> str:
+    """``reason`` in ``lang`` from the game's catalog and the core's (English as a fallback)."""
+    from ..i18n import translator
+
+    return reason.translate(translator(lang, game.name, "core"))
+
+
+def ranks_from_scores(scores: Sequence[Any], higher_is_better: bool = True
+                      ) -> tuple[int, ...]:
+    """Ranks for ``Result``: 1 is best, tied scores share a rank (1, 1, 3). Scores may be
+    numbers or sort keys (tuples: a tie-break after the score)."""
+    if higher_is_better:
+        return tuple(1 + sum(1 for o in scores if o > s) for s in scores)
+    return tuple(1 + sum(1 for o in scores if o < s) for s in scores)
 
 
 LEGAL = Check(Verdict.LEGAL)
@@ -114,6 +208,11 @@ class Deadline:
     (a timer expired) rather than acting for a player. ``since`` identifies when
     the timer started (the number of actions applied at that moment), so a runner
     can tell a restarted timer from one still running.
+
+    ``fixed``: not the move timer of the seat the game waits for, though it may wait
+    for one, but a length the rules fix (a pause, a last reaction window: Hood Politix
+    §5.5, §5.6, §9.7). A pace without move timers keeps it, so an idle player cannot
+    stall the game.
     """
 
     seat: int
@@ -121,6 +220,7 @@ class Deadline:
     seconds: float
     since: int
     reason: str = ""
+    fixed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +324,12 @@ class Game(ABC):
     def action_from_json(self, obj: Json) -> int:
         """Parse the stable form; raise ``IllegalAction`` naming what is wrong."""
 
+    def action_kind(self, action: int) -> Enum | None:
+        """The kind of ``action`` (a member of the game's action-kind Enum, as its phase
+        table lists them: the conformance suite checks each phase allows only its kinds);
+        None for a game that does not say."""
+        return None
+
     def describe_action(self, action: int) -> str:
         """A human-readable form (the terminal shows this)."""
         return str(self.action_to_json(action))
@@ -279,7 +385,17 @@ class Game(ABC):
 
 
 class State(ABC):
-    """One position of a game. Subclasses keep their fields cheap to copy."""
+    """One position of a game. Subclasses keep their fields cheap to copy.
+
+    A game's state class declares (see ``docs/engine.md``):
+
+    * ``FIELDS``: every attribute and how a copy treats it (``core.fields``); ``clone``
+      and ``_copy`` come from it, and ``undeclared()`` finds a forgotten one;
+    * ``PHASES``: its ``PhaseTable`` (``core.phases``), with ``phase`` a member of its
+      ``Phase`` enum; ``to_act``, ``out_of_turn``, ``_legal_actions``, ``_apply``,
+      ``_why_illegal`` and ``deadlines`` then dispatch on the phase;
+    * ``_view(seat)``: its own view fields (the core adds the shared ones, ``view``).
+    """
 
     game: Game
     #: All of the game's chance: stacked orders first, then the seeded generator.
@@ -293,6 +409,22 @@ class State(ABC):
     #: False on a search copy (``Observation.sample_state``): nobody reads the events
     #: ``apply`` returns there, so a game may skip building them on its hot paths.
     record_events: bool = True
+    #: The declared fields (``core.fields.StateFields``); ``None``: the game copies by hand.
+    FIELDS: ClassVar[StateFields | None] = None
+    #: The phase table (``core.phases.PhaseTable``); ``None``: the game dispatches itself.
+    PHASES: ClassVar[PhaseTable[Any] | None] = None
+    #: The current phase, a member of the game's ``Phase`` enum (games with ``PHASES``).
+    phase: Any
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.FIELDS is not None and "_copy" not in cls.__dict__:
+            cls._copy = cls.FIELDS.copier(cls)  # type: ignore[method-assign]
+        for old, new in (("check", "_judge"), ("why_illegal", "_why_illegal"),
+                         ("view", "_view"), ("full_view", "_full_view")):
+            if old in cls.__dict__:
+                raise TypeError(f"{cls.__name__} overrides {old}: override {new} instead "
+                                "(the core's part must run)")
 
     @property
     def num_players(self) -> int:
@@ -304,18 +436,33 @@ class State(ABC):
         return self.shuffler.rng
 
     # -- who acts --------------------------------------------------------------
-    @abstractmethod
     def to_act(self) -> Sequence[int]:
-        """Seats the game waits for (any order). Empty when over or waiting only on time."""
+        """Seats the game waits for (any order). Empty when over or waiting only on time.
+
+        Default: the ``seats`` of the current phase's rule (``PHASES``)."""
+        table = self.PHASES
+        if table is None:
+            raise NotImplementedError(f"{type(self).__name__} has no to_act and no PHASES")
+        return table.seats_of[self.phase](self)
 
     def out_of_turn(self) -> Sequence[int]:
-        """Seats that may act now although the game does not wait for them."""
-        return ()
+        """Seats that may act now although the game does not wait for them.
+
+        Default: the ``window`` of the current phase's rule, else nobody."""
+        table = self.PHASES
+        if table is None:
+            return ()
+        return table.window_of[self.phase](self)
 
     def may_act(self) -> list[int]:
         seats = list(self.to_act())
         seats.extend(s for s in self.out_of_turn() if s not in seats)
         return seats
+
+    def phase_name(self) -> str | None:
+        """The current phase's name for views (``"play"``); None for a game without phases."""
+        table = self.PHASES
+        return None if table is None else table.names[self.phase]
 
     #: (owner id, move number, seat, actions): see ``legal_actions``.
     _legal_cache: tuple[int, int, int, list[int]] | None = None
@@ -335,58 +482,114 @@ class State(ABC):
         self._legal_cache = (id(self), self.move_number, seat, actions)
         return actions
 
-    @abstractmethod
     def _legal_actions(self, seat: int) -> list[int]:
-        """Compute the legal actions of ``seat`` (see ``legal_actions``)."""
+        """Compute the legal actions of ``seat`` (see ``legal_actions``).
+
+        Default: the current phase's ``legal`` handler (none for a seat that may not act:
+        the handler checks; the conformance suite holds it to that)."""
+        table = self.PHASES
+        if table is None:
+            raise NotImplementedError(f"{type(self).__name__} has no _legal_actions")
+        return table.legal_of[self.phase](self, seat)
+
+    # -- judging -----------------------------------------------------------------
+    def judge(self, seat: int, action: int) -> Check:
+        """Judge an attempt: the checks every game shares, then the game's ``_judge``.
+
+        Shared: the game is over; ``CLOCK`` may only take a running deadline's action;
+        the seat and the action exist. The server, the terminal and ``apply`` all judge
+        through here, so a move is judged the same way wherever it comes from.
+        """
+        if self.is_over():
+            return Check(Verdict.ILLEGAL, N_("the game is over"))
+        if seat == CLOCK:
+            for d in self.deadlines():
+                if d.seat == CLOCK and d.action == action:
+                    return LEGAL
+            return Check(Verdict.ILLEGAL, N_("no deadline with that action is running"))
+        if not (0 <= seat < self.game.num_players):
+            return Check(Verdict.ILLEGAL, N_("there is no seat {seat}"), {"seat": seat})
+        if not (0 <= action < self.game.num_actions):
+            return Check(Verdict.ILLEGAL, N_("action {action} is outside the action space"),
+                         {"action": action})
+        return self._judge(seat, action)
 
     def check(self, seat: int, action: int) -> Check:
-        """Judge an attempt. Games with faults (Hood Politix) override this."""
+        """The former name of ``judge`` (kept for callers not yet renamed)."""
+        return self.judge(seat, action)
+
+    def _judge(self, seat: int, action: int) -> Check:
+        """The game's hook (seat and action exist, game not over): legal if listed, else
+        why not. Games with faults (Hood Politix) override it to return ``FAULTY``."""
         if action in self.legal_actions(seat):
             return LEGAL
-        return Check(Verdict.ILLEGAL, self.why_illegal(seat, action))
+        return self._why_illegal(seat, action)
+
+    def _why_illegal(self, seat: int, action: int) -> Check:
+        """Why an unlisted action is illegal (``illegal(N_(template), **args)``).
+
+        Default: the current phase's ``why`` handler, else the generic reasons."""
+        table = self.PHASES
+        if table is not None:
+            why = table.why_of[self.phase]
+            if why is not None:
+                return why(self, seat, action)
+        if self.is_over():
+            return Check(Verdict.ILLEGAL, N_("the game is over"))
+        if seat not in self.may_act():
+            return Check(Verdict.ILLEGAL, N_("seat {seat} may not act now"), {"seat": seat})
+        return Check(Verdict.ILLEGAL, N_("{action} is not legal now"),
+                     {"action": self.game.describe_action(action)})
 
     def why_illegal(self, seat: int, action: int) -> str:
-        """A reason for a rejected action; games give more precise ones."""
-        if self.is_over():
-            return "the game is over"
-        if seat not in self.may_act():
-            return f"seat {seat} may not act now"
-        return f"{self.game.describe_action(action)} is not legal now"
+        """Why ``action`` is illegal for ``seat``, in English (see ``judge``)."""
+        return self._why_illegal(seat, action).reason
 
+    # -- applying ----------------------------------------------------------------
     def apply(self, seat: int, action: int) -> list[Event]:
         """Apply ``action`` for ``seat`` and return the events it caused.
 
         Illegal actions raise ``IllegalAction`` and leave the state untouched;
         faulty ones are applied as the game's penalty.
         """
-        if seat == CLOCK:
-            if not any(d.action == action and d.seat == CLOCK for d in self.deadlines()):
-                raise IllegalAction("no deadline with that action is running", seat, action)
-        elif not (0 <= seat < self.game.num_players and action in self.legal_actions(seat)):
-            # Not a listed legal action: judge it (illegal, or faulty in some games).
-            if not (0 <= seat < self.game.num_players):
-                raise IllegalAction(f"there is no seat {seat}", seat, action)
-            if not (0 <= action < self.game.num_actions):
-                raise IllegalAction(f"action {action} is outside the action space", seat, action)
-            verdict = self.check(seat, action)
-            if verdict.verdict is Verdict.ILLEGAL:
-                raise IllegalAction(verdict.reason, seat, action)
-            if verdict.verdict is Verdict.FAULTY:
-                self.move_number += 1
-                return self._apply_fault(seat, action, verdict.reason)
+        if 0 <= seat < self.game.num_players and action in self.legal_actions(seat):
+            # listed legal: the common case needs no judging
+            self.move_number += 1
+            return self._apply(seat, action)
+        check = self.judge(seat, action)
+        if check.verdict is Verdict.ILLEGAL:
+            raise IllegalAction.of(check, seat, action)
+        self.move_number += 1
+        if check.verdict is Verdict.FAULTY:
+            return self._apply_fault(seat, action, check.reason)
+        return self._apply(seat, action)
+
+    def apply_trusted(self, seat: int, action: int) -> list[Event]:
+        """Apply an action known to be legal (listed by ``legal_actions`` of this very
+        state, or a running deadline's): no judging. For search copies (ISMCTS)."""
         self.move_number += 1
         return self._apply(seat, action)
 
-    @abstractmethod
     def _apply(self, seat: int, action: int) -> list[Event]:
-        """Apply an action already checked legal."""
+        """Apply an action already judged legal.
+
+        Default: the current phase's ``apply`` handler; ``CLOCK``'s deadline actions
+        go to the phase's handler too."""
+        table = self.PHASES
+        if table is None:
+            raise NotImplementedError(f"{type(self).__name__} has no _apply")
+        return table.apply_of[self.phase](self, seat, action)
 
     def _apply_fault(self, seat: int, action: int, reason: str) -> list[Event]:
         raise NotImplementedError("this game has no faulty actions")
 
     def deadlines(self) -> Sequence[Deadline]:
-        """Timers running now. Games without real-time rules have none."""
-        return ()
+        """Timers running now. Default: the current phase's ``deadline`` handler; games
+        without real-time rules have none."""
+        table = self.PHASES
+        if table is None:
+            return ()
+        return table.deadline_of[self.phase](self)
 
     def frozen_timers(self) -> Sequence[Deadline]:
         """Timers stopped by a pause (Hood Politix §5.3): not running now, they come back
@@ -423,25 +626,76 @@ class State(ABC):
         return [1.0 if s == r.winner else -1.0 for s in range(n)]
 
     # -- information -----------------------------------------------------------
-    @abstractmethod
     def view(self, seat: int | None) -> dict[str, Json]:
-        """What ``seat`` may know, JSON-serialisable. ``None`` is a spectator."""
+        """What ``seat`` may know, JSON-serialisable. ``None`` is a spectator.
 
-    @abstractmethod
+        The game's ``_view(seat)`` plus the fields every game shares (``common_view``)."""
+        v = self._view(seat)
+        self._add_common(v, seat)
+        return v
+
     def full_view(self) -> dict[str, Json]:
-        """Everything (replays, debugging)."""
+        """Everything (replays, debugging): the game's ``_full_view`` plus the shared
+        fields (``seat`` is None, ``out_of_turn`` lists every seat) and ``move_number``."""
+        v = self._full_view()
+        self._add_common(v, None)
+        v["out_of_turn"] = list(self.out_of_turn())
+        v["move_number"] = self.move_number
+        return v
+
+    def common_view(self, seat: int | None) -> dict[str, Json]:
+        """The view fields every game shares: ``seat``, ``phase`` (name or None),
+        ``to_act``, ``out_of_turn``, ``over`` and ``winner`` (None until over, or tied).
+
+        ``out_of_turn`` holds the viewing seat alone, when it may act out of turn: who
+        else may can depend on hidden cards (who holds a card to throw in). No
+        ``move_number``: a private action (Pixmit's offer target) would show in it. The
+        full view has both."""
+        v: dict[str, Json] = {}
+        self._add_common(v, seat)
+        return v
+
+    def _add_common(self, v: dict[str, Json], seat: int | None) -> None:
+        over = self.is_over()
+        v["seat"] = seat
+        v["phase"] = self.phase_name()
+        v["to_act"] = list(self.to_act())
+        v["out_of_turn"] = [seat] if seat is not None and seat in self.out_of_turn() else []
+        v["over"] = over
+        v["winner"] = self.result().winner if over else None
+
+    def _view(self, seat: int | None) -> dict[str, Json]:
+        """The game's own view fields for ``seat`` (a new dict the core adds to)."""
+        raise NotImplementedError(f"{type(self).__name__} has no view")
+
+    def _full_view(self) -> dict[str, Json]:
+        """The game's own fields of ``full_view`` (a new dict)."""
+        raise NotImplementedError(f"{type(self).__name__} has no full view")
 
     @abstractmethod
     def determinise(self, seat: int, rng: random.Random) -> State:
         """A complete state consistent with ``seat``'s view, hidden parts resampled.
 
         The copy draws its future chance from ``rng`` (``Shuffler.reseeded``): future
-        chance is unknown to the seat as well.
+        chance is unknown to the seat as well. Usually starts with
+        ``self._copy(self.shuffler.reseeded(rng))``.
         """
 
-    @abstractmethod
     def clone(self) -> State:
-        """An independent copy (cheap: no deepcopy)."""
+        """An independent copy (cheap: no deepcopy); from ``FIELDS`` by default."""
+        return self._copy(self.shuffler.copy())
+
+    def _copy(self, shuffler: Shuffler) -> State:
+        """A copy with ``shuffler`` as its chance: generated from ``FIELDS``."""
+        raise NotImplementedError(f"{type(self).__name__} declares no FIELDS")
+
+    def undeclared(self) -> list[str]:
+        """Attributes this state holds that its class's ``FIELDS`` does not declare
+        (the conformance suite requires none); empty for a class without ``FIELDS``."""
+        fields = self.FIELDS
+        if fields is None:
+            return []
+        return [n for n in vars(self) if n not in fields]
 
     def round_number(self) -> int:
         """Which round (deal, period) is being played; 0 for games without rounds.

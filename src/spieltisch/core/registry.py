@@ -1,6 +1,10 @@
 """The registry of games: every package under ``spieltisch.games`` that exposes ``SPEC``.
 
-Adding a game means adding its package; nothing else in the project changes.
+Adding a game means adding its package; nothing else in the project changes. This is
+the one list of games: the command line's help and arguments, the server's lobby and
+``/api/games``, the benchmarks and the conformance suite all ask ``game_names()``, and
+the browser loads ``static/games/<name>.js`` for each game the server lists (the
+generic table when a game has no module of its own).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ _SPECS: dict[str, GameSpec] | None = None
 
 
 def _discover() -> dict[str, GameSpec]:
+    """Import every game package once and keep the specs by name (sorted)."""
     global _SPECS
     if _SPECS is None:
         from .. import games
@@ -33,10 +38,12 @@ def _discover() -> dict[str, GameSpec]:
 
 
 def game_names() -> list[str]:
+    """The registered games' names, sorted."""
     return list(_discover())
 
 
 def get_spec(name: str) -> GameSpec:
+    """The spec of game ``name``; ``ConfigError`` lists the games for an unknown name."""
     specs = _discover()
     try:
         return specs[name]

@@ -10,6 +10,7 @@ legal-action lists quickly.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from functools import cache
 
 # -- identities ---------------------------------------------------------------------
@@ -39,13 +40,50 @@ TRADE_PAIRS = tuple((a, b) for a in range(3) for b in range(3) if a != b)
 STEAL_VARIANTS = ((1, 0), (1, 1), (2, 0), (2, 1), (2, 2))
 
 # -- action kinds -------------------------------------------------------------------
+class Kind(IntEnum):
+    """Every kind of action, by its value in ``ActionTable.kind`` (the phase table lists
+    the kinds each phase allows)."""
+
+    COVER = 0       # §2 cover an identity
+    CHIP = 1        # §2 take a starting chip
+    TAKEGOLD = 2    # Baron: 2 gold
+    TAX = 3         # Baron: 1 chip of a type from every other seat
+    PRESS = 4       # Monk: 2 wine
+    COLLECT = 5     # Monk: 1 chip from every other seat
+    JWINE = 6       # Judge: 1 wine
+    JGRAIN = 7      # Judge: 1 grain
+    EARN = 8        # Merchant: 1 gold
+    TRADE = 9       # Merchant: trade with a seat or the bank
+    ENCHANT = 10    # Magician: every loose chip of a seat
+    STEAL = 11      # Thief
+    HARVEST = 12    # Farmer: 2 grain
+    BUY = 13        # §3 BuyInfo
+    ACCUSE = 14     # §3 Accuse
+    SHOW = 15       # §3 BuyInfo: show false identities
+    DOUBT = 16      # §5.1
+    VOTE_DOUBT = 17  # §5.2
+    VOTE_TRUST = 18
+    PROTECT = 19    # S2 / S8 as Magician
+    ILLEGAL = 20    # S5 as Baron
+    FINE = 21       # S6 as Judge
+    FORGIVE = 22    # S7 as Monk
+    PAY = 23        # S8
+    PASS = 24       # §7.9
+    GIVE = 25       # S3 Monk collect
+    TRIO = 26       # §3 build a trio
+    CLOSE = 27      # a window's deadline passes (``CLOCK``)
+
+
+# The kinds as plain ints for the hot paths (comparing an int with an IntEnum member is
+# slower); the same names, checked below.
 (K_COVER, K_CHIP, K_TAKEGOLD, K_TAX, K_PRESS, K_COLLECT, K_JWINE, K_JGRAIN, K_EARN,
  K_TRADE, K_ENCHANT, K_STEAL, K_HARVEST, K_BUY, K_ACCUSE, K_SHOW, K_DOUBT, K_VOTE_DOUBT,
  K_VOTE_TRUST, K_PROTECT, K_ILLEGAL, K_FINE, K_FORGIVE, K_PAY, K_PASS, K_GIVE, K_TRIO,
- K_CLOSE) = range(28)
+ K_CLOSE) = (k.value for k in Kind)
+assert all(globals()[f"K_{k.name}"] == k.value for k in Kind)
 
 #: The identity a personal action claims (-1: not a personal action).
-CLAIM_OF_KIND = [-1] * 28
+CLAIM_OF_KIND = [-1] * len(Kind)
 for _k, _x in ((K_TAKEGOLD, BARON), (K_TAX, BARON), (K_PRESS, MONK), (K_COLLECT, MONK),
                (K_JWINE, JUDGE), (K_JGRAIN, JUDGE), (K_EARN, MERCHANT), (K_TRADE, MERCHANT),
                (K_ENCHANT, MAGICIAN), (K_STEAL, THIEF), (K_HARVEST, FARMER)):

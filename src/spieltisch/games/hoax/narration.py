@@ -54,6 +54,7 @@ from .cards import (
     NUM_IDENTITIES,
     ActionTable,
 )
+from .phases import Phase, phase_named
 
 if TYPE_CHECKING:
     from .state import HoaxGame
@@ -71,25 +72,6 @@ IDENTITY_WORDS: dict[str, str] = {
 
 #: The three kinds of supply chips.
 CHIP_WORDS: dict[str, str] = {"gold": N_("gold"), "wine": N_("wine"), "grain": N_("grain")}
-
-
-class Phase(Enum):
-    """The steps of a turn (``view["phase"]``; a ``close`` event names its window)."""
-
-    COVER = "cover"
-    CHIP = "chip"
-    DECLARE = "declare"
-    DOUBT = "doubt"
-    VOTE = "vote"
-    PROTECT = "protect"
-    GIVE = "give"
-    SHOW = "show"
-    ILLEGAL = "illegal"
-    FINE = "fine"
-    FORGIVE = "forgive"
-    SETTLE = "settle"
-    PASS = "pass"
-    OVER = "over"
 
 
 #: What the board says about each step; ``{player}`` is the player whose turn it is.
@@ -409,7 +391,7 @@ class Narrator(BaseNarrator):
                               player=who)
 
     def _tell_close(self, e: Mapping[str, Any], ctx: Context, _who: str) -> str:
-        return ctx.tr.gettext(CLOSE_WORDS[Phase(e["window"])])
+        return ctx.tr.gettext(CLOSE_WORDS[phase_named(e["window"])])
 
     def _tell_final(self, e: Mapping[str, Any], ctx: Context, _who: str) -> str:
         first, second = e["finalists"]
@@ -606,7 +588,7 @@ class Narrator(BaseNarrator):
             lines.append(tr.format(N_("Game over: {player} is King of HOAX."),
                                    player=ctx.name(view["winner"])))
         else:
-            lines.append(tr.format(PHASE_WORDS[Phase(view["phase"])],
+            lines.append(tr.format(PHASE_WORDS[phase_named(view["phase"])],
                                    player=ctx.name(view["active"])))
             if view["to_act"]:
                 lines.append(tr.format(N_("To act: {players}."),

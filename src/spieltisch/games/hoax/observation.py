@@ -99,15 +99,12 @@ from .cards import (
     NUM_IDENTITIES,
     SEATS_OF,
 )
-from .state import (
-    CLAIM_KIND_NAMES,
-    P_PASS,
-    P_SHOW,
-    PHASE_NAMES,
-    HoaxGame,
-    HoaxState,
-    claims_in,
-)
+from .claims import CLAIM_FOR_NAMES, claims_in
+from .phases import PHASE_NAMES, Phase
+from .state import HoaxGame, HoaxState
+
+#: Bound once: reading a member off an Enum class costs a lookup per write (3.11).
+_SHOW, _PASS = Phase.SHOW, Phase.PASS
 
 #: The kinds a seat can declare in S0, in the action block's order (their text forms).
 DECLARE_KINDS = (K_TAKEGOLD, K_TAX, K_PRESS, K_COLLECT, K_JWINE, K_JGRAIN, K_EARN, K_TRADE,
@@ -206,7 +203,7 @@ class HoaxObserver(Observer):
         self.window = self.slots("pending.window", range(n))
         self.claim_seat = self.slots("pending.claim.seat", range(n))
         self.claim_identity = self.slots("pending.claim.identity", ids)
-        self.claim_for = self.slots("pending.claim.for", CLAIM_KIND_NAMES)
+        self.claim_for = self.slots("pending.claim.for", CLAIM_FOR_NAMES)
         self.claim_opener = self.slots("pending.claim.opener", range(n))
         self.show_by = self.slots("pending.show.by", range(n))
         self.show_count = self.slot("pending.show.count", numeric=True)
@@ -394,7 +391,7 @@ class HoaxObserver(Observer):
                 if m:
                     b = self.shown_by_me + 7 * a
                     D[b:b + NUM_IDENTITIES] = _ROW7[m]
-        if state.voted >> seat & 1 and state.c_seat >= 0:
+        if state.voted >> seat & 1 and state.claim is not None:
             D[self.my_vote + (0 if state.votes_yes >> seat & 1 else 1)] = 1.0
 
     def _write_public(self, state: HoaxState, D: array) -> None:
@@ -454,16 +451,17 @@ class HoaxObserver(Observer):
                     D[forgivenesses + 3 * s + t] = 1.0
         if state.departing:
             D[departing] = 1.0
-        if state.c_seat >= 0:
-            D[claim_seat + state.c_seat] = 1.0
-            D[claim_identity + state.c_ident] = 1.0
-            D[claim_for + state.c_kind] = 1.0
+        claim = state.claim
+        if claim is not None:
+            D[claim_seat + claim.seat] = 1.0
+            D[claim_identity + claim.identity] = 1.0
+            D[claim_for + claim.kind] = 1.0
             if state.opener >= 0:
                 D[claim_opener + state.opener] = 1.0
-        if ph == P_SHOW:
+        if ph is _SHOW:
             D[show_by + state.show_q] = 1.0
             D[show_count] = state.show_k / MAX_SHOW
-        elif ph == P_PASS:
+        elif ph is _PASS:
             D[pass_type + state.pass_type] = 1.0
         self._write_log(state.log, D)
 

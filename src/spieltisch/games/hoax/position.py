@@ -18,56 +18,30 @@ from ...core.cards import Shuffler
 from ...core.game import ConfigError
 from ...core.position import Fields, check_distinct, check_int
 from .cards import (
+    BARON,
     CARD_CODES,
     CHIP_NAMES,
     CHIPS_PER_TYPE,
     CLAIM_OF_KIND,
     IDENTITY_NAMES,
+    JUDGE,
     K_BUY,
     K_COLLECT,
     K_ENCHANT,
     K_TAX,
     K_TRADE,
     MAGICIAN,
+    MONK,
     NUM_IDENTITIES,
     SEATS_OF,
 )
+from .claims import CLAIM_FOR_NAMES, CLAIMED_IDENTITY, Claim, ClaimFor
 from .observation import DECLARE_KINDS, WHYS
-from .state import (
-    BARON,
-    C_ACTION,
-    C_FINE,
-    C_FORGIVE,
-    C_SETTLE,
-    CLAIM_IDENTITY,
-    CLAIM_KIND_NAMES,
-    JUDGE,
-    MONK,
-    P_CHIP,
-    P_COVER,
-    P_DECLARE,
-    P_DOUBT,
-    P_FINE,
-    P_FORGIVE,
-    P_GIVE,
-    P_ILLEGAL,
-    P_OVER,
-    P_PASS,
-    P_PROTECT,
-    P_SETTLE,
-    P_SHOW,
-    P_VOTE,
-    PHASE_NAMES,
-    WIN_POINTS,
-    WINDOWS,
-    HoaxGame,
-    HoaxState,
-)
+from .phases import CLAIM_PHASES, PHASE_NAMES, SETUP, WINDOWS, Phase
+from .state import WIN_POINTS, HoaxGame, HoaxState
 
 #: How the core names the object this module reads.
 WHERE = "position.state"
-#: Phases with a claim under doubt.
-CLAIM_PHASES = frozenset((P_DOUBT, P_VOTE))
 #: Actions whose targets get a protect window (§9.9; a trade only with a seat).
 PROTECTABLE = frozenset((K_TAX, K_COLLECT, K_TRADE, K_ENCHANT))
 
@@ -112,9 +86,9 @@ def _write_seat(s: HoaxState, p: int) -> dict[str, Any]:
 def _write_turn(s: HoaxState) -> dict[str, Any]:
     window = s.phase in WINDOWS
     claim = None
-    if s.c_seat >= 0:
-        claim = {"seat": s.c_seat, "for": CLAIM_KIND_NAMES[s.c_kind],
-                 "type": _chip(s.c_param), "opener": s.opener if s.opener >= 0 else None,
+    if s.claim is not None:
+        claim = {"seat": s.claim.seat, "for": CLAIM_FOR_NAMES[s.claim.kind],
+                 "type": _chip(s.claim.chip), "opener": s.opener if s.opener >= 0 else None,
                  "voted": _seats_of(s.voted), "doubt": _seats_of(s.votes_yes),
                  "pending": _seats_of(s.vote_pending)}
     return {
@@ -132,7 +106,7 @@ def _write_turn(s: HoaxState) -> dict[str, Any]:
         "window_since": s.window_since if window else None,
         "claim": claim,
         "pass": {"judge": s.pass_judge, "type": CHIP_NAMES[s.pass_type]}
-        if s.phase == P_PASS else None,
+        if s.phase == Phase.PASS else None,
     }
 
 
@@ -173,7 +147,7 @@ def read(game: HoaxGame, f: Fields, shuffler: Shuffler) -> HoaxState:
     s.round_no = f.int("round", 1, default=1)
     s.turns = f.int("turns", 0, default=0)
     s.finals = f.int("finals", 0, default=0)
-    s.phase = PHASE_NAMES.index(f.str("phase", PHASE_NAMES))
+    s.phase = Phase(PHASE_NAMES.index(f.str("phase", PHASE_NAMES)))
     s.active = f.int("active", 0, n - 1)
     s.in_final = f.bool("final", default=False)
     s.last_reveal = f.optional("last_reveal", lambda k: _identities(f, k, n))
@@ -265,9 +239,9 @@ def _derive(s: HoaxState) -> None:
         s.covered[p] = s.doubt_cov[p] | s.final_cov[p] | (1 << sc if sc >= 0 else 0)
     # nobody loses a chip before the first turn: a seat without one still takes it
     s.chip_pending = 0
-    if s.phase <= P_CHIP:
+    if s.phase in SETUP:
         s.chip_pending = sum(1 << p for p in range(n) if not _holds(s, p))
-    s.over = s.phase == P_OVER
+    s.over = s.phase == Phase.OVER
     winners = [p for p in range(n) if s.tp[p] >= WIN_POINTS]
     if s.over:
         if len(winners) != 1:
@@ -316,7 +290,7 @@ def _read_turn(s: HoaxState, f: Fields) -> None:
         raise ConfigError(f"{f.path('window')}: only a reaction window (doubt, protect, "
                           f"illegal, fine, forgive) has one, not phase {PHASE_NAMES[s.phase]}")
     judge = f.optional("pass", f.sub)
-    if (judge is None) != (s.phase != P_PASS):
+    if (judge is None) != (s.phase != Phase.PASS):
         raise ConfigError(f"{f.path('pass')}: phase pass, and only it, names the Judge and "
                           f"the chip type passed on to a Baron")
     if judge is not None:
@@ -324,39 +298,39 @@ def _read_turn(s: HoaxState, f: Fields) -> None:
         s.pass_type = CHIP_NAMES.index(judge.str("type", CHIP_NAMES))
         s.escrow = 1  # the Judge's second chip, set aside while the Judge chooses
         judge.done()
-    if s.phase == P_SHOW and s.act >= 0 and T.kind[s.act] == K_BUY:
+    if s.phase == Phase.SHOW and s.act >= 0 and T.kind[s.act] == K_BUY:
         s.show_q = T.p1[s.act]
-        s.show_k = min(T.p2[s.act], s._showable(s.show_q, s.active).bit_count())
+        s.show_k = min(T.p2[s.act], s.showable(s.show_q, s.active).bit_count())
     f.done()
 
 
 def _read_claim(s: HoaxState, f: Fields) -> None:
     """The claim under doubt; the votes default to the opener's Doubt (§9.7)."""
     n = s.n
-    s.c_seat = f.int("seat", 0, n - 1)
-    s.c_kind = CLAIM_KIND_NAMES.index(f.str("for", CLAIM_KIND_NAMES))
+    seat = f.int("seat", 0, n - 1)
+    kind = ClaimFor(CLAIM_FOR_NAMES.index(f.str("for", CLAIM_FOR_NAMES)))
     t = f.optional("type", lambda k: f.str(k, CHIP_NAMES))
-    s.c_param = -1 if t is None else CHIP_NAMES.index(t)
     opener = f.optional("opener", lambda k: f.int(k, 0, n - 1))
     s.opener = -1 if opener is None else opener
-    if s.c_kind == C_ACTION:
-        if s.act < 0 or CLAIM_OF_KIND[s.tab.kind[s.act]] < 0 or s.c_seat != s.active:
+    if kind == ClaimFor.ACTION:
+        if s.act < 0 or CLAIM_OF_KIND[s.tab.kind[s.act]] < 0 or seat != s.active:
             raise ConfigError(f"{f.path('for')}: a claim for the action is the active "
                               f"seat's, of a declared personal action")
-        s.c_ident = CLAIM_OF_KIND[s.tab.kind[s.act]]
+        identity = CLAIM_OF_KIND[s.tab.kind[s.act]]
     else:
-        s.c_ident = CLAIM_IDENTITY[s.c_kind]
-    if (t is None) != (s.c_kind not in (C_FINE, C_FORGIVE)):
+        identity = CLAIMED_IDENTITY[kind]
+    s.claim = Claim(seat, identity, kind, -1 if t is None else CHIP_NAMES.index(t))
+    if (t is None) != (kind not in (ClaimFor.FINE, ClaimFor.FORGIVE)):
         raise ConfigError(f"{f.path('type')}: a fine or a forgiveness names its chip type, "
                           f"no other claim does")
-    if s.c_kind == C_SETTLE and s.c_seat != s.active:
+    if kind == ClaimFor.SETTLE_PROTECT and seat != s.active:
         raise ConfigError(f"{f.path('seat')}: only the convicted actor protects at "
                           f"settlement")
     opened = 0 if s.opener < 0 else 1 << s.opener
     s.voted = _seats(f, "voted", n, default=opened)
     s.votes_yes = _seats(f, "doubt", n, default=opened)
-    rest = s.in_round & ~(1 << s.c_seat) & ~s.voted
-    s.vote_pending = _seats(f, "pending", n, default=rest if s.phase == P_VOTE else 0)
+    rest = s.in_round & ~(1 << seat) & ~s.voted
+    s.vote_pending = _seats(f, "pending", n, default=rest if s.phase == Phase.VOTE else 0)
     f.done()
 
 
@@ -364,11 +338,11 @@ def _window_default(s: HoaxState) -> int:
     """Who the window admits when a position does not say: whom the game would admit
     if it opened the window now."""
     ph = s.phase
-    if ph == P_DOUBT:
-        return s.in_round & ~(1 << s.c_seat) if s.c_seat >= 0 else 0
-    if ph == P_PROTECT:
+    if ph == Phase.DOUBT:
+        return s.in_round & ~(1 << s.claim.seat) if s.claim is not None else 0
+    if ph == Phase.PROTECT:
         return s._targets() & ~s.protect_tried & s._uncovered(MAGICIAN) if s.act >= 0 else 0
-    claim = {P_ILLEGAL: BARON, P_FINE: JUDGE, P_FORGIVE: MONK}[ph]
+    claim = {Phase.ILLEGAL: BARON, Phase.FINE: JUDGE, Phase.FORGIVE: MONK}[ph]
     return s._uncovered(claim) & ~(1 << s.active) & ~s.reacted
 
 
@@ -382,15 +356,15 @@ def _check_phase(s: HoaxState) -> None:
         if not s.in_round >> p & 1 and _holds(s, p) and not (p == s.active and s.departing):
             raise ConfigError(f"{WHERE}.seats[{p}] has left the round but holds chips (they "
                               f"go to the bank)")
-    if s.in_final and R != 2 and ph != P_OVER:
+    if s.in_final and R != 2 and ph != Phase.OVER:
         raise ConfigError(f"{WHERE}.final: the final is played by two seats, but {R} are in "
                           f"the round")
-    if s.c_seat >= 0 and ph not in CLAIM_PHASES and ph != P_OVER:
+    if s.claim is not None and ph not in CLAIM_PHASES and ph != Phase.OVER:
         raise ConfigError(f"{WHERE}.turn.claim: a claim is under doubt only in phases doubt "
                           f"and vote, not {name}")
-    if ph in (P_COVER, P_CHIP):
+    if ph in SETUP:
         _check_setup(s)
-    elif ph != P_OVER:
+    elif ph != Phase.OVER:
         _check_turn(s)
 
 
@@ -402,19 +376,19 @@ def _check_setup(s: HoaxState) -> None:
                           f"declared and there is no final")
     for p in range(s.n):
         chips = sum(s.loose[3 * p:3 * p + 3]) + 3 * s.trios[p]
-        if s.phase == P_COVER and chips:
+        if s.phase == Phase.COVER and chips:
             raise ConfigError(f"{WHERE}.seats[{p}] holds chips in phase cover: the starting "
                               f"chips are taken after the covers")
-        if s.phase == P_CHIP and chips > 1:
+        if s.phase == Phase.CHIP and chips > 1:
             raise ConfigError(f"{WHERE}.seats[{p}] holds {chips} chips in phase chip: each "
                               f"seat takes one")
-        if s.phase == P_CHIP and s.start_cover[p] < 0:
+        if s.phase == Phase.CHIP and s.start_cover[p] < 0:
             raise ConfigError(f"{WHERE}.seats[{p}].start_cover is null in phase chip: the "
                               f"covers come first")
-    if s.phase == P_COVER and min(s.start_cover) >= 0:
+    if s.phase == Phase.COVER and min(s.start_cover) >= 0:
         raise ConfigError("phase cover needs a seat that has not covered yet "
                           "(start_cover null)")
-    if s.phase == P_CHIP and not s.chip_pending:
+    if s.phase == Phase.CHIP and not s.chip_pending:
         raise ConfigError("phase chip needs a seat that has not taken its chip yet")
 
 
@@ -426,7 +400,7 @@ def _check_turn(s: HoaxState) -> None:
     if missing:
         raise ConfigError(f"{WHERE}.seats[{missing[0]}].start_cover is null, but the covers "
                           f"are chosen before phase {name}")
-    if ph == P_DECLARE:
+    if ph == Phase.DECLARE:
         if s.act >= 0:
             raise ConfigError(f"{WHERE}.turn.action: nothing is declared yet in phase declare")
         if s.in_round.bit_count() < 2:
@@ -436,7 +410,7 @@ def _check_turn(s: HoaxState) -> None:
                           f"action")
     inside = bool(s.in_round >> A & 1)
     if s.departing:
-        if inside or ph not in (P_PROTECT, P_GIVE, P_DOUBT, P_VOTE):
+        if inside or ph not in (Phase.PROTECT, Phase.GIVE, Phase.DOUBT, Phase.VOTE):
             raise ConfigError(f"{WHERE}.turn.departing: only an actor who has left the round "
                               f"by an unjustified doubt departs, while the action still runs "
                               f"(phases protect, give, doubt and vote)")
@@ -445,10 +419,10 @@ def _check_turn(s: HoaxState) -> None:
     if ph in CLAIM_PHASES:
         _check_claim(s)
     kind = T.kind[s.act]
-    if ph == P_PROTECT and (kind not in PROTECTABLE or kind == K_TRADE and T.p1[s.act] == n):
+    if ph == Phase.PROTECT and (kind not in PROTECTABLE or kind == K_TRADE and T.p1[s.act] == n):
         raise ConfigError(f"phase protect follows a tax, collection, trade with a seat or "
                           f"enchantment, not {T.text(s.act)!r}")
-    if ph == P_GIVE:
+    if ph == Phase.GIVE:
         if kind != K_COLLECT:
             raise ConfigError(f"phase give follows 'monk collect', not {T.text(s.act)!r}")
         if not s.give_pending:
@@ -457,22 +431,22 @@ def _check_turn(s: HoaxState) -> None:
             if not s.in_round >> p & 1 or not sum(s.loose[3 * p:3 * p + 3]):
                 raise ConfigError(f"{WHERE}.turn.giving: seat {p} must be in the round and "
                                   f"hold a loose chip to give")
-    if ph == P_SHOW:
+    if ph == Phase.SHOW:
         if kind != K_BUY:
             raise ConfigError(f"phase show follows a 'buy', not {T.text(s.act)!r}")
         q = s.show_q
         if q == A or not s.in_round >> q & 1 or s.show_k < 1:
             raise ConfigError(f"phase show: seat {q} must be another seat in the round with "
                               f"an identity left to show seat {A}")
-    if ph == P_FINE and not s.barons:
+    if ph == Phase.FINE and not s.barons:
         raise ConfigError(f"phase fine needs a standing illegal declaration "
                           f"({WHERE}.turn.barons)")
-    if ph == P_FORGIVE and max(s.fine_t) < 0:
+    if ph == Phase.FORGIVE and max(s.fine_t) < 0:
         raise ConfigError(f"phase forgive needs a standing fine ({WHERE}.turn.fines)")
-    if ph == P_SETTLE and not s._settle_options():
+    if ph == Phase.SETTLE and not s._settle_options():
         raise ConfigError("phase settle needs a standing fine or forgiveness the actor can "
                           "still pay")
-    if ph == P_PASS:
+    if ph == Phase.PASS:
         j = s.pass_judge
         if not s.in_round >> j & 1 or s.fine_t[j] != s.pass_type or not s._pass_barons():
             raise ConfigError(f"phase pass: seat {j} must be a Judge in the round with a "
@@ -481,16 +455,16 @@ def _check_turn(s: HoaxState) -> None:
 
 
 def _check_claim(s: HoaxState) -> None:
-    c = s.c_seat
     where = f"{WHERE}.turn.claim"
-    if c < 0:
+    if s.claim is None:
         raise ConfigError(f"{where} is missing: phase {PHASE_NAMES[s.phase]} doubts a claim")
+    c, identity = s.claim.seat, s.claim.identity
     if not s.in_round >> c & 1:
         raise ConfigError(f"{where}.seat: seat {c} is not in the round")
-    if s.covered[c] >> s.c_ident & 1:
-        raise ConfigError(f"{where}: seat {c} claims the {IDENTITY_NAMES[s.c_ident]}, which "
+    if s.covered[c] >> identity & 1:
+        raise ConfigError(f"{where}: seat {c} claims the {IDENTITY_NAMES[identity]}, which "
                           f"it has covered")
-    if s.phase == P_DOUBT:
+    if s.phase == Phase.DOUBT:
         if s.opener >= 0 or s.voted or s.vote_pending:
             raise ConfigError(f"{where}: in phase doubt nobody has opened a doubt yet "
                               f"(opener null, no votes)")

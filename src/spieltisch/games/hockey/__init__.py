@@ -3,7 +3,8 @@
 from ...core.game import GameSpec
 from ...core.options import Option
 from ...i18n import N_
-from .state import HockeyGame, HockeyState
+from .game import HockeyGame
+from .state import HockeyState
 
 SPEC = GameSpec(
     name="hockey",

@@ -155,7 +155,7 @@ class Narrator(BaseNarrator):
                          else tr.gettext(N_("Your hand: no cards")))
         if view.get("winner") is not None:
             lines.append(tr.format(N_("Game over: {player} won."), player=who(view["winner"])))
-        elif view.get("to_move") is not None:
-            lines.append(tr.format(N_("To play: {player}"), player=who(view["to_move"])))
+        elif view.get("to_act"):
+            lines.append(tr.format(N_("To play: {player}"), player=who(view["to_act"][0])))
         return "\n".join(lines)
 

@@ -42,7 +42,8 @@ from ...core.observation import Observer
 from .cards import CODES, JACK, NUM_CARDS, NUM_RANKS, RANK, RANKS, REGULAR_PERIODS
 
 if TYPE_CHECKING:
-    from .state import HockeyGame, HockeyState
+    from .game import HockeyGame
+    from .state import HockeyState
 
 GOAL_SCALE = 1.0 / 5  # more than five goals in a game are rare
 HAND_SCALE = 1.0 / 6  # the largest packet dealt (§2)

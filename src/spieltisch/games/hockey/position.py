@@ -22,11 +22,11 @@ from ...core.cards import mask_of
 from ...core.game import ConfigError
 from ...core.position import Fields, check_distinct
 from .cards import CODES, JACK, NUM_CARDS, RANK, REGULAR_PERIODS, cards_in
-from .state import NOBODY, HockeyState, schedule_of
+from .state import NOBODY, OVER, PLAY, HockeyState, schedule_of
 
 if TYPE_CHECKING:
     from ...core.cards import Shuffler
-    from .state import HockeyGame
+    from .game import HockeyGame
 
 
 def write(state: HockeyState) -> dict[str, Any]:
@@ -92,6 +92,7 @@ def read(game: HockeyGame, f: Fields, shuffler: Shuffler) -> HockeyState:
     s.goals = [sum(goals[0]), sum(goals[1])]
     s.to_move = to_move
     s.winner = winner
+    s.phase = OVER if winner >= 0 else PLAY
     return s
 
 

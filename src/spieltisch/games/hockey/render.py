@@ -48,6 +48,6 @@ def render(view: dict[str, Json]) -> str:
         lines.append(f"Your hand: {symbols(view['hand'])}")
     if view.get("winner") is not None:
         lines.append(f"Game over: {who(view['winner'])} won.")
-    elif view.get("to_move") is not None:
-        lines.append(f"To play: {who(view['to_move'])}")
+    elif view.get("to_act"):
+        lines.append(f"To play: {who(view['to_act'][0])}")
     return "\n".join(lines)

@@ -6,25 +6,22 @@ then 6 each). Players alternately play one card onto a common pile. A Jack, or a
 card of the same rank as the previous top card, makes a *breakaway*; matching the
 opponent's card on the very next own turn while holding the breakaway scores a
 *goal*. Three periods; if goals are tied, overtime periods until the first goal.
+
+The turn structure is the phase table at the end of ``HockeyState``: in ``PLAY``
+the seat to move plays a card, ``OVER`` waits for nobody.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from enum import Enum, IntEnum
+from typing import TYPE_CHECKING
 
 from ...core.cards import Shuffler
-from ...core.game import (
-    LEGAL,
-    Check,
-    Event,
-    Game,
-    IllegalAction,
-    Json,
-    Result,
-    State,
-    Verdict,
-)
+from ...core.fields import Copy, StateFields
+from ...core.game import Check, Event, Json, Result, State, illegal, ranks_from_scores
+from ...core.phases import PhaseTable, Rule, Who
+from ...i18n import N_
 from .cards import (
     ALL_CARDS_MASK,
     BIT,
@@ -41,11 +38,32 @@ from .cards import (
 )
 
 if TYPE_CHECKING:
-    from ...core.observation import Observer
-    from ...core.position import Fields
+    from .game import HockeyGame
 
-#: No breakaway holder (``HockeyState.breakaway``).
+#: No breakaway holder (``HockeyState.breakaway``), no winner yet (``winner``).
 NOBODY = -1
+
+
+class Phase(IntEnum):
+    """Where a game stands: play (§3) or over (§6)."""
+
+    PLAY = 0  # the seat to move plays one card (§3)
+    OVER = 1  # a winner (§6)
+
+    @property
+    def label(self) -> str:
+        """The phase's name in views (``"play"``)."""
+        return self.name.lower()
+
+
+#: Aliases for the hot paths (a global is read faster than an Enum attribute).
+PLAY, OVER = Phase
+
+
+class Move(Enum):
+    """The kinds of action: Hockey has one, playing a card (§3)."""
+
+    PLAY_CARD = "play"
 
 
 def schedule_of(period: int) -> tuple[int, ...]:
@@ -53,91 +71,40 @@ def schedule_of(period: int) -> tuple[int, ...]:
     return REGULAR_DEALS if period <= REGULAR_PERIODS else OVERTIME_DEALS
 
 
-class HockeyGame(Game):
-    """Hockey for exactly two players; actions are card ids (``"play 7H"``)."""
-
-    card_codes = CODES
-
-    def __init__(self, num_players: int, options: dict[str, Any]) -> None:
-        super().__init__(num_players, options)
-        #: Seat that deals period 1, or -1 for a random choice (§2).
-        self.first_dealer: int = options["first_dealer"]
-
-    def _new_state(self, rng: random.Random, stacked: list[list[int]]) -> HockeyState:
-        return HockeyState.deal_new(self, Shuffler(rng, stacked))
-
-    @property
-    def num_actions(self) -> int:
-        return NUM_CARDS
-
-    def action_to_json(self, action: int) -> Json:
-        return f"play {CODES[action]}"
-
-    def action_from_json(self, obj: Json) -> int:
-        if not isinstance(obj, str):
-            raise IllegalAction(f"a Hockey action is text such as 'play 7H', not {obj!r}")
-        words = obj.split()
-        if len(words) == 2 and words[0].lower() == "play":
-            words = words[1:]
-        if len(words) != 1:
-            raise IllegalAction(f"a Hockey action is 'play <card>' (e.g. 'play 7H'), not {obj!r}")
-        code = words[0].upper()
-        for sym, letter in (("♣", "C"), ("♦", "D"), ("♥", "H"), ("♠", "S")):
-            code = code.replace(sym, letter)
-        try:
-            return self._card_index()[code]
-        except KeyError:
-            raise IllegalAction(f"unknown card {words[0]!r} (cards are written like 10H, JS, "
-                                "AC)") from None
-
-    def describe_action(self, action: int) -> str:
-        return f"play {SYMBOLS[action]}"
-
-    def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> HockeyState:
-        """A state from a position's ``"state"`` object (``position.py``)."""
-        from .position import read  # (it imports this module)
-
-        return read(self, fields, shuffler)
-
-    def render_view(self, view: dict[str, Json]) -> str:
-        from .render import render
-
-        return render(view)
-
-    def bots(self) -> dict[str, type[Any]]:
-        from .bot import HeuristicBot
-
-        return {"heuristic": HeuristicBot}
-
-    def observer_class(self) -> type[Observer]:
-        """Hockey's own RL observation (``observation.py``)."""
-        from .observation import HockeyObserver
-
-        return HockeyObserver
-
-
 class HockeyState(State):
     """One position of a Hockey game.
 
     Fields (seats are 0 and 1; ``NOBODY`` = -1):
 
-    * ``period`` (1-based; 4 and later are overtime), ``dealer``, ``deal`` (0-based
-      index of the current deal in the period's schedule), ``schedule`` (cards each
-      per deal for this period);
-    * ``deck`` (this period's shuffled order, top first; shared between clones,
+    * ``phase`` (``Phase``), ``period`` (1-based; 4 and later are overtime), ``dealer``,
+      ``deal`` (0-based index of the current deal in the period's schedule),
+      ``schedule`` (cards each per deal for this period);
+    * ``deck`` (this period's shuffled order, top first; shared between copies,
       never mutated) and ``dealt`` (how many of it have been dealt: the stock is
       ``deck[dealt:]``);
     * ``hands`` (two bitmasks), ``pile`` (this period's played cards, oldest
-      first), ``top`` (last card played or -1), ``breakaway`` (holder or -1),
-      ``goals``, ``to_move``, ``winner`` (-1 until the game ends).
+      first), ``top`` (last card played or -1), ``breakaway`` (holder or ``NOBODY``),
+      ``goals``, ``period_goals`` (each period's goals), ``to_move``, ``winner``
+      (``NOBODY`` until the game ends).
     """
 
     game: HockeyGame
+
+    #: Every field and how a copy treats it (``clone``, ``determinise``).
+    FIELDS = StateFields(
+        phase=Copy.VALUE, period=Copy.VALUE, dealer=Copy.VALUE, deal=Copy.VALUE,
+        schedule=Copy.VALUE,
+        deck=Copy.VALUE,  # never mutated: a new period gets a new list
+        dealt=Copy.VALUE, hands=Copy.LIST, pile=Copy.LIST, top=Copy.VALUE,
+        breakaway=Copy.VALUE, goals=Copy.LIST, period_goals=Copy.NESTED,
+        to_move=Copy.VALUE, winner=Copy.VALUE,
+    )
 
     def __init__(self, game: HockeyGame) -> None:
         self.game = game
         self.move_number = 0
         self.shuffler: Shuffler
+        self.phase = PLAY
         self.period = 0
         self.dealer = 0
         self.deal = 0
@@ -149,14 +116,14 @@ class HockeyState(State):
         self.top = -1
         self.breakaway = NOBODY
         self.goals = [0, 0]
-        self.to_move = 0
-        self.winner = -1
         self.period_goals: list[list[int]] = []
+        self.to_move = 0
+        self.winner = NOBODY
 
     # -- setting up ---------------------------------------------------------------
     @classmethod
     def deal_new(cls, game: HockeyGame, shuffler: Shuffler) -> HockeyState:
-        """§2: the first dealer is random; then the first period is dealt."""
+        """§2: the first dealer is random (or the option's); then period 1 is dealt."""
         s = cls(game)
         s.shuffler = shuffler
         s._start_period(1, shuffler.seat(game.first_dealer, 2))
@@ -182,77 +149,72 @@ class HockeyState(State):
 
     def _deal_packet(self) -> None:
         """§2: "cards are dealt one at a time, alternately, non-dealer first"."""
-        n = self.schedule[self.deal]
+        each = self.schedule[self.deal]
         deck = self.deck
-        i = self.dealt
-        nd = 1 - self.dealer
-        a = 0
-        b = 0
-        for j in range(i, i + 2 * n, 2):
-            a |= BIT[deck[j]]
-            b |= BIT[deck[j + 1]]
-        hands = self.hands
-        hands[nd] = a
-        hands[self.dealer] = b
-        self.dealt = i + 2 * n
+        first = self.dealt
+        non_dealer = 0
+        dealer = 0
+        for k in range(first, first + 2 * each, 2):
+            non_dealer |= BIT[deck[k]]
+            dealer |= BIT[deck[k + 1]]
+        self.hands[1 - self.dealer] = non_dealer
+        self.hands[self.dealer] = dealer
+        self.dealt = first + 2 * each
 
-    # -- who acts -------------------------------------------------------------------
+    # -- who acts (the PLAY rule inlined: the benchmark's hot path) ---------------------
     def to_act(self) -> list[int]:
-        if self.winner >= 0:
-            return []
-        return [self.to_move]
-
-    def _legal_actions(self, seat: int) -> list[int]:
-        """§3: "any card in the mover's hand"; no passing, no drawing."""
-        if seat != self.to_move or self.winner >= 0:
-            return []
-        return cards_in(self.hands[seat])
+        """§3: the seat to move, while the game is not over (``PHASES``)."""
+        return [self.to_move] if self.phase is PLAY else []
 
     def legal_actions(self, seat: int) -> list[int]:
-        # Computing from the bitmask is as cheap as the base class's cache lookup.
-        if seat != self.to_move or self.winner >= 0:
+        """§3: the mover's cards (``PHASES``); computing them from the bitmask is as
+        cheap as the base class's cache lookup."""
+        if seat != self.to_move or self.phase is not PLAY:
             return []
         return cards_in(self.hands[seat])
 
-    def check(self, seat: int, action: int) -> Check:
-        if seat == self.to_move and self.winner < 0 and self.hands[seat] >> action & 1:
-            return LEGAL
-        return Check(Verdict.ILLEGAL, self.why_illegal(seat, action))
-
     def apply(self, seat: int, action: int) -> list[Event]:
-        # Fast path for the common, legal case; anything else takes the checked route.
-        if seat == self.to_move and self.winner < 0 and 0 <= action < NUM_CARDS \
+        """A legal play goes straight to the PLAY rule; anything else is judged."""
+        if seat == self.to_move and self.phase is PLAY and 0 <= action < NUM_CARDS \
                 and self.hands[seat] >> action & 1:
             self.move_number += 1
-            return self._apply(seat, action)
+            return self._play(seat, action)
         return super().apply(seat, action)
 
-    def why_illegal(self, seat: int, action: int) -> str:
-        if self.winner >= 0:
-            return "the game is over"
+    # -- phase PLAY (§3, §4) -------------------------------------------------------------
+    def _mover(self) -> list[int]:
+        """§3: the seats alternate, the non-dealer first in each period."""
+        return [self.to_move]
+
+    def _cards_of(self, seat: int) -> list[int]:
+        """§3: "any card in the mover's hand"; no passing, no drawing."""
+        return cards_in(self.hands[seat])
+
+    def _why_not(self, seat: int, action: int) -> Check:
+        """§3: only the mover plays, and only a card of its hand."""
         if seat != self.to_move:
-            return f"it is seat {self.to_move}'s turn, not seat {seat}'s"
-        return f"{SYMBOLS[action]} is not in your hand"
+            return illegal(N_("it is seat {turn}'s turn, not seat {seat}'s"),
+                           turn=self.to_move, seat=seat)
+        return illegal(N_("{card} is not in your hand"), card=SYMBOLS[action])
 
-    # -- the rules ----------------------------------------------------------------------
-    def _apply(self, seat: int, action: int) -> list[Event]:
-        """§4, applied to each play (``p`` = seat, ``c`` = action, ``t`` = top)::
+    def _play(self, seat: int, card: int) -> list[Event]:
+        """§4, applied to each play (``top``: the previous top card)::
 
-            if rank(c) == J:                  breakaway = p
-            elif t exists and rank(c) == rank(t):
-                if breakaway == p:            goals[p] += 1; breakaway = none   # GOAL
-                else:                         breakaway = p
-            elif breakaway == p:              breakaway = none   # chance missed
+            if rank(card) == J:                      breakaway = seat
+            elif top exists and rank(card) == rank(top):
+                if breakaway == seat:                goals[seat] += 1; breakaway = none  # GOAL
+                else:                                breakaway = seat
+            elif breakaway == seat:                  breakaway = none   # chance missed
         """
         hands = self.hands
-        hands[seat] ^= BIT[action]
-        r = RANK[action]
+        hands[seat] ^= BIT[card]
+        rank = RANK[card]
         top = self.top
         goal = False
-        if r == JACK:
+        if rank == JACK:
             self.breakaway = seat
             outcome = "breakaway (Jack)"
-        elif top >= 0 and RANK[top] == r:
+        elif top >= 0 and RANK[top] == rank:
             if self.breakaway == seat:
                 goal = True
                 self.goals[seat] += 1
@@ -267,13 +229,13 @@ class HockeyState(State):
             outcome = "breakaway lost"
         else:
             outcome = "none"
-        self.pile.append(action)
-        self.top = action
+        self.pile.append(card)
+        self.top = card
         self.to_move = 1 - seat
-        event = Event("play", seat, {"card": CODES[action], "outcome": outcome})
+        event = Event("play", seat, {"card": CODES[card], "outcome": outcome})
         if goal and self.period > REGULAR_PERIODS:
             # §6: "Overtime: the first goal ends the game immediately; the scorer wins."
-            self.winner = seat
+            self._end(seat)
             return [event, Event("game_over", seat, {"goals": list(self.goals),
                                                      "winner": seat})]
         if hands[0] or hands[1]:
@@ -291,9 +253,9 @@ class HockeyState(State):
                                               "goals": list(self.goals)})]
         g0, g1 = self.goals
         if self.period >= REGULAR_PERIODS and g0 != g1:
-            # After period 3 (or an overtime period, which cannot end with unequal goals
-            # without having ended at the goal) the player with more goals wins.
-            self.winner = 0 if g0 > g1 else 1
+            # §6: after period 3 (or an overtime period, which cannot end with unequal
+            # goals without having ended at the goal) the player with more goals wins.
+            self._end(0 if g0 > g1 else 1)
             events.append(Event("game_over", self.winner, {"goals": list(self.goals),
                                                            "winner": self.winner}))
             return events
@@ -305,55 +267,72 @@ class HockeyState(State):
         events.append(self._deal_event())
         return events
 
+    def _end(self, winner: int) -> None:
+        """§6: the game is over; ``winner`` has more goals."""
+        self.winner = winner
+        self.phase = OVER
+
     def _deal_event(self) -> Event:
-        n = self.schedule[self.deal]
-        return Event("deal", self.dealer, {"deal": self.deal + 1, "cards_each": n,
+        """The deal as each seat sees it: its own cards only (§2)."""
+        each = self.schedule[self.deal]
+        return Event("deal", self.dealer, {"deal": self.deal + 1, "cards_each": each,
                                            "stock": NUM_CARDS - self.dealt},
                      {s: {"hand": [CODES[c] for c in cards_in(self.hands[s])]}
                       for s in (0, 1)})
 
+    #: The turn structure: what each phase allows (``core/phases.py``).
+    PHASES = PhaseTable(Phase, {
+        Phase.PLAY: Rule(
+            Who.TURN, actions=(Move.PLAY_CARD,), seats=_mover, legal=_cards_of, apply=_play,
+            why=_why_not, opens="§2: a game is dealt",
+            closes="§6: the deciding goal, or the last card of period 3 or later with "
+                   "unequal goals"),
+        Phase.OVER: Rule(Who.NOBODY, opens="§6: a winner", closes="never"),
+    })
+
     # -- end --------------------------------------------------------------------------------
     def is_over(self) -> bool:
-        return self.winner >= 0
+        """§6: a winner has been found."""
+        return self.phase is OVER
 
     def result(self) -> Result:
-        w = self.winner
+        """§6: more goals wins (the game never ends tied)."""
         return Result(scores=(float(self.goals[0]), float(self.goals[1])),
-                      ranks=(1, 2) if w == 0 else (2, 1), winner=w)
+                      ranks=ranks_from_scores(self.goals), winner=self.winner)
 
     def _position(self) -> dict[str, Json]:
+        """The ``"state"`` object of this state's position (``position.py``)."""
         from .position import write  # (it imports this module)
 
         return write(self)
 
     # -- information ------------------------------------------------------------------------
     def _public(self) -> dict[str, Json]:
+        """What both seats and spectators see: the pile, goals, breakaway and counts."""
         return {
             "period": self.period,
             "overtime": self.period > REGULAR_PERIODS,
             "dealer": self.dealer,
             "deal": self.deal + 1,
             "deals_in_period": len(self.schedule),
-            "to_move": self.to_move if self.winner < 0 else None,
             "pile": [CODES[c] for c in self.pile],
             "top": CODES[self.top] if self.top >= 0 else None,
             "breakaway": self.breakaway if self.breakaway >= 0 else None,
             "goals": list(self.goals),
             "stock": NUM_CARDS - self.dealt,
             "hand_counts": [self.hands[0].bit_count(), self.hands[1].bit_count()],
-            "winner": self.winner if self.winner >= 0 else None,
         }
 
-    def view(self, seat: int | None) -> dict[str, Json]:
+    def _view(self, seat: int | None) -> dict[str, Json]:
         """Own hand, the pile, breakaway holder, goals, counts of the stock and the
         opponent's hand; never the opponent's cards or the stock order."""
         v = self._public()
-        v["seat"] = seat
         if seat is not None:
             v["hand"] = [CODES[c] for c in cards_in(self.hands[seat])]
         return v
 
-    def full_view(self) -> dict[str, Json]:
+    def _full_view(self) -> dict[str, Json]:
+        """Both hands, the stock's order and each period's goals too."""
         v = self._public()
         v["hands"] = [[CODES[c] for c in cards_in(h)] for h in self.hands]
         v["stock_order"] = [CODES[c] for c in self.deck[self.dealt:]]
@@ -363,44 +342,24 @@ class HockeyState(State):
     def determinise(self, seat: int, rng: random.Random) -> HockeyState:
         """Resample the opponent's hand and the stock order from the cards ``seat``
         has not seen this period; later periods get fresh chance."""
-        s = self.clone()
-        s.shuffler = self.shuffler.reseeded(rng)
-        opp = 1 - seat
-        unseen = cards_in(self.hands[opp]) + self.deck[self.dealt:]
+        s = self._copy(self.shuffler.reseeded(rng))
+        opponent = 1 - seat
+        unseen = cards_in(self.hands[opponent]) + self.deck[self.dealt:]
         rng.shuffle(unseen)
-        k = self.hands[opp].bit_count()
-        m = 0
-        for c in unseen[:k]:
-            m |= BIT[c]
-        s.hands[opp] = m
-        s.deck = self.deck[:self.dealt] + unseen[k:]
-        return s
-
-    def clone(self) -> HockeyState:
-        s = HockeyState.__new__(HockeyState)
-        s.game = self.game
-        s.move_number = self.move_number
-        s.shuffler = self.shuffler.copy()
-        s.period = self.period
-        s.dealer = self.dealer
-        s.deal = self.deal
-        s.schedule = self.schedule
-        s.deck = self.deck  # never mutated: a new period gets a new list
-        s.dealt = self.dealt
-        s.hands = self.hands[:]
-        s.pile = self.pile[:]
-        s.top = self.top
-        s.breakaway = self.breakaway
-        s.goals = self.goals[:]
-        s.to_move = self.to_move
-        s.winner = self.winner
-        s.period_goals = [g[:] for g in self.period_goals]
+        held = self.hands[opponent].bit_count()
+        hand = 0
+        for c in unseen[:held]:
+            hand |= BIT[c]
+        s.hands[opponent] = hand
+        s.deck = self.deck[:self.dealt] + unseen[held:]
         return s
 
     def round_number(self) -> int:
+        """The period (§2)."""
         return self.period
 
     def standing(self) -> list[float]:
+        """Goals so far (§6)."""
         return [float(g) for g in self.goals]
 
     def stats(self) -> dict[str, Json]:
@@ -416,10 +375,11 @@ class HockeyState(State):
                 "first_dealer_won": int(self.winner == first) if self.winner >= 0 else None}
 
     def first_dealer(self) -> int:
-        """Period 1's dealer (the dealer alternates every period)."""
+        """Period 1's dealer (the dealer alternates every period, §6)."""
         return self.dealer if self.period % 2 == 1 else 1 - self.dealer
 
     def components(self) -> dict[str, int]:
+        """The 52 cards, each once: in the hands, the pile or the stock (§1)."""
         in_hands = self.hands[0].bit_count() + self.hands[1].bit_count()
         everywhere = self.hands[0] | self.hands[1]
         for c in self.pile:
@@ -428,3 +388,6 @@ class HockeyState(State):
             everywhere |= BIT[c]
         return {"cards": in_hands + len(self.pile) + NUM_CARDS - self.dealt,
                 "distinct_cards": (everywhere & ALL_CARDS_MASK).bit_count()}
+
+
+__all__ = ["NOBODY", "OVER", "PLAY", "HockeyState", "Move", "Phase", "schedule_of"]

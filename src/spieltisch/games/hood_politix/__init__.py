@@ -4,7 +4,8 @@ cards, in real time (2–8 players; see ``rules.md``)."""
 from ...core.game import GameSpec
 from ...core.options import Option
 from ...i18n import N_
-from .state import HoodPolitixGame, HoodPolitixState
+from .game import HoodPolitixGame
+from .state import HoodPolitixState
 
 SPEC = GameSpec(
     name="hood_politix",

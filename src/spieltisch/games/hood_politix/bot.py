@@ -38,9 +38,11 @@ STACK_PREF = {C.DEUCE: 0, C.IYF: 1, C.PAYBACK: 2, C.FIVEO: 3}
 
 
 class HeuristicBot(Bot):
+    """The attentive player of the module docstring."""
     name = "heuristic"
 
     def react(self, obs: Observation) -> int | None:
+        """Out of turn: accuse any open fault, announce Mic Check, throw in (§5)."""
         best = None
         for a in obs.legal_actions():
             t = ATYPE_T[a]
@@ -53,6 +55,7 @@ class HeuristicBot(Bot):
         return best
 
     def act(self, obs: Observation) -> int | None:
+        """On its turn: end pauses at once, answer stacks and slaps, else the best play."""
         actions = obs.legal_actions()
         if len(actions) == 1:
             return actions[0]
@@ -90,6 +93,7 @@ class HeuristicBot(Bot):
         return max(plays, key=lambda a: self._score(a, view, sizes))
 
     def _score(self, a: int, view: dict, sizes: list[int]) -> float:
+        """How good a play is now (higher: better); see the module docstring."""
         kind, target = AKIND_T[a], AARG_T[a]
         typ = KIND_TYPE[kind]
         me = self.seat
@@ -123,6 +127,7 @@ class HeuristicBot(Bot):
         return score
 
     def _snitch(self, actions: list[int], types: list[int], view: dict) -> int:
+        """§4 Snitch: take their best card and give its least valuable one, else reveal."""
         # An exchange when it can give a card: take their best card, then give its
         # least valuable one (the two choices are independent).
         gives = [a for a, t in zip(actions, types, strict=True) if t == A_GIVE]

@@ -27,6 +27,8 @@ Action ids (fixed for every player count; seats go up to 7):
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 from ...core.cards import code_lister
 
 COLOURS = ("G", "O", "P", "Y")
@@ -125,8 +127,33 @@ for _t in range(NUM_KINDS):
         MATCH[_t * 4 + _col] = m
 
 # -- actions -----------------------------------------------------------------------
-A_PLAY, A_THROW, A_DRAW, A_ACCEPT, A_MIC, A_POLITIX, A_END_POLITIX, A_RELEASE, A_PASS, \
-    A_REVEAL, A_TAKE, A_GIVE, A_ACCUSE, A_EXPIRE = range(14)
+
+
+class ActionType(IntEnum):
+    """The kinds of action (the ``actions`` of each rule of the phase table)."""
+
+    PLAY = 0
+    THROW = 1
+    DRAW = 2
+    ACCEPT = 3
+    MIC = 4
+    POLITIX = 5
+    END_POLITIX = 6
+    RELEASE = 7
+    PASS = 8
+    REVEAL = 9
+    TAKE = 10
+    GIVE = 11
+    ACCUSE = 12
+    EXPIRE = 13
+
+
+# Hot-path aliases (a global is cheaper to read than ``ActionType.PLAY``).
+A_PLAY, A_THROW, A_DRAW = ActionType.PLAY, ActionType.THROW, ActionType.DRAW
+A_ACCEPT, A_MIC, A_POLITIX = ActionType.ACCEPT, ActionType.MIC, ActionType.POLITIX
+A_END_POLITIX, A_RELEASE, A_PASS = ActionType.END_POLITIX, ActionType.RELEASE, ActionType.PASS
+A_REVEAL, A_TAKE, A_GIVE = ActionType.REVEAL, ActionType.TAKE, ActionType.GIVE
+A_ACCUSE, A_EXPIRE = ActionType.ACCUSE, ActionType.EXPIRE
 
 F_MIC_CHECK, F_MIC_DROP, F_TIMEOUT = range(3)
 FAULT_CODES = ("mic-check", "mic-drop", "timeout")

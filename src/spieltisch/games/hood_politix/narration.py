@@ -10,13 +10,13 @@ static card tables are read, so nothing here can leak a hidden card.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from enum import Enum
 from typing import Any
 
 from ... import narration
 from ...core.game import IllegalAction
 from ...i18n import N_
 from . import cards as C
+from .terms import Fault
 
 Event = Mapping[str, Any]
 Context = narration.Context
@@ -78,27 +78,13 @@ def fault_words(code: object, ctx: Context) -> str:
     return ctx.tr.gettext(FAULT_WORDS.get(str(code), SOME_FAULT))
 
 
-class Why(Enum):
-    """Why an attempt was a fault, read from the reason the rules gave (§3, §5.1)."""
-
-    OUT_OF_TURN = "out of turn"
-    PLAYABLE = "you hold a playable card"
-    NO_MATCH = "does not match"
-    WRONG_ANSWER = "wrong response"
-    TOO_LATE = "too late"
-    NOT_A_NUMBER = "only number cards"
-    NOTHING = "nothing to accept"
-    OTHER = ""
-
-    @classmethod
-    def of(cls, reason: str) -> Why:
-        text = reason.lower()
-        if "deuce cannot go" in text or "resolve your snitch" in text:
-            return cls.WRONG_ANSWER
-        for why in cls:
-            if why.value and why.value in text:
-                return why
-        return cls.OTHER
+def fault_kind(event: Event) -> Fault | None:
+    """Why an attempt was a fault: the ``why`` the rules put in the ``fault`` event
+    (``terms.Fault``); None when it names none this narrator knows."""
+    try:
+        return Fault(event.get("why"))
+    except ValueError:
+        return None
 
 
 # -- the narrator -------------------------------------------------------------------
@@ -261,14 +247,14 @@ class Narrator(narration.Narrator):
         except IllegalAction:
             return tr.format(N_("{player} makes a wrong move — a fault."), player=player)
         typ, kind, arg = C.ATYPE_T[action], C.AKIND_T[action], C.AARG_T[action]
-        why = Why.of(str(ev.get("reason", "")))
+        why = fault_kind(ev)
         if typ == C.A_ACCUSE:
             return tr.format(N_("{player} accuses {accused} of {fault} — wrongly: Judas!"),
                              player=player, accused=ctx.name(arg),
                              fault=tr.gettext(FAULT_WORDS[C.FAULT_CODES[kind]]))
         if typ == C.A_THROW:
             card = card_name(C.KIND_CODES[kind], ctx)
-            if why is Why.NOT_A_NUMBER:
+            if why is Fault.NOT_A_NUMBER:
                 return tr.format(N_("{player} tries to throw in {card}, but only number cards "
                                     "can be thrown in — a fault: the card goes back."),
                                  player=player, card=card)
@@ -276,24 +262,24 @@ class Narrator(narration.Narrator):
                                 "fault: the card goes back."), player=player, card=card)
         if typ == C.A_PLAY:
             card = card_name(C.KIND_CODES[kind], ctx)
-            if why is Why.OUT_OF_TURN:
+            if why is Fault.OUT_OF_TURN:
                 return tr.format(N_("{player} plays {card} out of turn — a fault: the card "
                                     "goes back."), player=player, card=card)
-            if why is Why.NO_MATCH:
+            if why is Fault.NO_MATCH:
                 return tr.format(N_("{player} plays {card}, which does not match — a fault: "
                                     "the card goes back."), player=player, card=card)
             return tr.format(N_("{player} answers with {card}, which is not allowed here — a "
                                 "fault: the card goes back."), player=player, card=card)
         if typ == C.A_DRAW:
-            if why is Why.OUT_OF_TURN:
+            if why is Fault.OUT_OF_TURN:
                 return tr.format(N_("{player} draws out of turn — a fault."), player=player)
-            if why is Why.PLAYABLE:
+            if why is Fault.PLAYABLE:
                 return tr.format(N_("{player} wants to draw while holding a playable card — "
                                     "a fault."), player=player)
             return tr.format(N_("{player} wants to draw instead of answering — a fault."),
                              player=player)
         if typ == C.A_ACCEPT:
-            if why is Why.OUT_OF_TURN:
+            if why is Fault.OUT_OF_TURN:
                 return tr.format(N_("{player} accepts out of turn — a fault."), player=player)
             return tr.format(N_("{player} accepts, but there is nothing to accept — a "
                                 "fault."), player=player)

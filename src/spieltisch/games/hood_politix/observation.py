@@ -61,7 +61,9 @@ from collections.abc import Iterable
 from ...core.observation import Observer
 from . import cards as C
 from .cards import KIND_CODES, KIND_OF_T, NUM_CARDS, NUM_KINDS, PAIR_FIRST
-from .state import (
+from .game import HoodPolitixGame
+from .state import HoodPolitixState
+from .terms import (
     DEAL_R,
     MICDROP_WAIT,
     OVER,
@@ -70,11 +72,10 @@ from .state import (
     SNITCH_R,
     STACK,
     STATUS_NAMES,
-    HoodPolitixGame,
-    HoodPolitixState,
+    Pause,
 )
 
-_FAULTS = ("mic-check", "mic-drop", "timeout")
+_FAULTS = C.FAULT_CODES  # by fault id (cards.F_MIC_CHECK …)
 #: _BIT1[c]: the card ``c - 1``'s bit (``c`` is a ``bit_length``).
 _BIT1 = (0, *(1 << c for c in range(NUM_CARDS)))
 #: The largest pending draw: 8 Deuces (+2) and 4 In Yo Faces (+5).
@@ -85,6 +86,7 @@ class HoodPolitixObserver(Observer):
     """The slots of one configured Hood Politix game (layout in the module docstring)."""
 
     def __init__(self, game: HoodPolitixGame) -> None:
+        """The layout for ``game``'s player count and options (module docstring)."""
         super().__init__(game)
         n = game.num_players
         self.n = n
@@ -101,8 +103,10 @@ class HoodPolitixObserver(Observer):
         self.round = self.slot("round", numeric=True)
         self.dealer = self.slots("dealer", seats)
         self.phase = self.slots("phase", PHASE_NAMES)
-        # pause kind 1 (politix) / 2 (respekt) -> slot ``pause - 1``
-        self.pause = self.slots("pause", ("politix", "respekt"))
+        # one slot per kind of pause (``Pause`` members but NONE), found by ``pause_slot``
+        pauses = [p for p in Pause if p is not Pause.NONE]
+        self.pause = self.slots("pause", [p.label for p in pauses])
+        self.pause_slot = {p: self.pause + i for i, p in enumerate(pauses)}
         self.pause_seat = self.slots("pause.seat", seats)
         self.to_act = self.slots("to_act", seats)
         self.due = self.slots("due", seats)
@@ -149,6 +153,7 @@ class HoodPolitixObserver(Observer):
         # 1 + the card's id and ``m ^= _BIT1[c]`` drops it; ``<set>_slot[c]`` is the
         # slot of that card's kind.
         def kind_slots(first: int) -> tuple[int, ...]:
+            """Per ``bit_length`` of a card, the slot of its kind from ``first``."""
             return (-1, *(first + KIND_OF_T[c] for c in range(NUM_CARDS)))
         self.hand_slot = kind_slots(self.hand)
         self.known_slot = tuple(kind_slots(self.known + NUM_KINDS * s) for s in seats)
@@ -163,6 +168,7 @@ class HoodPolitixObserver(Observer):
         return start
 
     def write(self, state: HoodPolitixState, seat: int, D: array) -> None:
+        """Fill the zeroed ``D`` with what ``seat`` sees of ``state`` (its view, §3)."""
         D = memoryview(D)  # its items are set faster than the array's
         n = self.n
         phase = state.phase
@@ -173,7 +179,7 @@ class HoodPolitixObserver(Observer):
         D[self.phase + phase] = 1.0
         over = phase == OVER
         if state.pause:
-            D[self.pause + state.pause - 1] = 1.0
+            D[self.pause_slot[state.pause]] = 1.0
             D[self.pause_seat + state.pause_seat] = 1.0
             D[self.to_act + state.pause_seat] = 1.0
         elif not over:
@@ -238,19 +244,19 @@ class HoodPolitixObserver(Observer):
         if state.mic_duty >= 0:
             D[self.mic_duty + state.mic_duty] = 1.0
 
-        # Open faults (the view's ``_open_faults``).
+        # Open faults (``views.open_faults``).
         fault = self.open_fault
         m = state.mic_open
         while m:
             low = m & -m
-            D[fault + 3 * (low.bit_length() - 1)] = 1.0
+            D[fault + 3 * (low.bit_length() - 1) + C.F_MIC_CHECK] = 1.0
             m ^= low
         if state.drop_seat >= 0:
-            D[fault + 3 * state.drop_seat + 1] = 1.0
+            D[fault + 3 * state.drop_seat + C.F_MIC_DROP] = 1.0
         if state.expired:
             D[self.expired] = 1.0
             if not state.pause and phase != MICDROP_WAIT and not over:
-                D[fault + 3 * state.due + 2] = 1.0
+                D[fault + 3 * state.due + C.F_TIMEOUT] = 1.0
 
         # Card sets, one count per kind.
         _count_kinds(D, hands[seat], self.hand_slot)

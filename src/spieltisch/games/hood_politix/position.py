@@ -16,20 +16,20 @@ anybody knows are rebuilt on load.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.cards import Shuffler, cards_of
 from ...core.game import ConfigError
 from ...core.position import Fields, check_distinct
 from . import cards as C
 from .cards import KIND_COLOUR, KIND_OF_T
-from .state import (
+from .state import HoodPolitixState
+from .terms import (
+    COUNT_NAMES,
     DEAL_R,
     FINISHED,
     MICDROP_WAIT,
     OVER,
-    P_POLITIX,
-    P_RESPEKT,
     PAUSE_NAMES,
     PENDING,
     PHASE_NAMES,
@@ -38,14 +38,17 @@ from .state import (
     STACK,
     STATUS_NAMES,
     TURN,
-    HoodPolitixGame,
-    HoodPolitixState,
+    Pause,
+    Phase,
+    Status,
 )
+
+if TYPE_CHECKING:
+    from .game import HoodPolitixGame
 
 DIRECTIONS = ("clockwise", "counter-clockwise")
 #: As the last entry of ``draw``: every card no place names, in id order (hand-written).
 REST = "..."
-COUNT_NAMES = ("faults", "throw_ins", "accusations", "politix", "respekt")
 
 
 def write(s: HoodPolitixState) -> dict[str, Any]:
@@ -94,6 +97,7 @@ def write(s: HoodPolitixState) -> dict[str, Any]:
 
 
 def _codes(mask: int) -> list[str]:
+    """The physical codes of a card mask, lowest id first."""
     return [C.CARD_CODES[c] for c in cards_of(mask)]
 
 
@@ -144,7 +148,7 @@ def read(game: HoodPolitixGame, f: Fields, shuffler: Shuffler) -> HoodPolitixSta
     s.unordered = f.int("unordered", 0, len(s.draw) - s.buried, default=0)
 
     # -- seats --------------------------------------------------------------------------
-    s.status = [STATUS_NAMES.index(seat.str("status", STATUS_NAMES, default="in"))
+    s.status = [Status[seat.str("status", STATUS_NAMES, default="in").upper()]
                 for seat in seats]
     s.scores = [seat.int("score", 0, default=0) for seat in seats]
     s.politix_left = [seat.int("politix_left", 0, game.politix_calls,
@@ -164,8 +168,8 @@ def read(game: HoodPolitixGame, f: Fields, shuffler: Shuffler) -> HoodPolitixSta
         == DIRECTIONS[1] else 1
 
     # -- phase ------------------------------------------------------------------------------
-    phase = s.phase = PHASE_NAMES.index(f.str("phase", PHASE_NAMES))
-    name = PHASE_NAMES[phase]
+    phase = s.phase = Phase[f.str("phase", PHASE_NAMES).upper()]
+    name = phase.label
     if phase == OVER:
         if f.raw("due", None) is not None:
             raise ConfigError(f"{f.path('due')} must be null when the game is over")
@@ -265,14 +269,14 @@ def read(game: HoodPolitixGame, f: Fields, shuffler: Shuffler) -> HoodPolitixSta
     if resume is not None:
         resumed = resume.str("phase", [p for p in PHASE_NAMES
                                        if p not in ("mic_drop_window", "over")])
-        s.saved = (PHASE_NAMES.index(resumed), resume.int("due", 0, last))
+        s.saved = (Phase[resumed.upper()], resume.int("due", 0, last))
         resume.done()
 
     # -- pause and timers -------------------------------------------------------------
     pause = f.optional("pause", f.sub)
     if pause is not None:
         kinds = [k for k in PAUSE_NAMES if k]
-        s.pause = (P_POLITIX, P_RESPEKT)[kinds.index(pause.str("kind", kinds))]
+        s.pause = Pause[pause.str("kind", kinds).upper()]
         s.pause_seat = pause.int("seat", 0, last)
         pause.done()
         if phase in (OVER, MICDROP_WAIT):
@@ -307,10 +311,12 @@ def read(game: HoodPolitixGame, f: Fields, shuffler: Shuffler) -> HoodPolitixSta
 
 
 def _only_in(path: str, phase: str, actual: str) -> str:
+    """The error for a field that belongs to another phase."""
     return f"{path} belongs to phase {phase}, and only there (the phase is {actual})"
 
 
 def _mask(ids: list[int]) -> int:
+    """The card mask of card ids."""
     m = 0
     for c in ids:
         m |= 1 << c
@@ -318,6 +324,7 @@ def _mask(ids: list[int]) -> int:
 
 
 def _seat_or_none(f: Fields, key: str, last: int) -> int:
+    """An optional seat field: the seat, or -1 when absent or null."""
     value = f.optional(key, lambda k: f.int(k, 0, last))
     return -1 if value is None else value
 
@@ -328,6 +335,7 @@ class _Resolver:
     names."""
 
     def __init__(self) -> None:
+        """No copy named yet."""
         self.named = 0   # copies named by physical code
         self.given = 0   # copies handed to kind codes so far
 
@@ -354,6 +362,7 @@ class _Resolver:
                 self.named |= 1 << card
 
     def ids(self, raw: list[Any], where: str) -> list[int]:
+        """Second pass: the card id of each code (a kind code takes the lowest free copy)."""
         out = []
         for i, code in enumerate(raw):
             card, kind = self.parse(code, f"{where}[{i}]")

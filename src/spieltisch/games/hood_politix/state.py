@@ -4,18 +4,18 @@ A *round* is one deal, played until one player still holds cards; points are
 places (1st = 1 … last = N); after at least ``min_rounds`` rounds the unique
 lowest total wins.
 
-The state machine has one seat the game waits for (``due``) in a *phase*
-(TURN, STACK, SLAP, DEAL, SNITCH, and MICDROP_WAIT at the end of a round), an
-optional *pause* (Politix or Respekt) and the out-of-turn windows: throw-ins,
-Mic Check, Politix calls and accusations, which cost no decisions: nobody passes.
+The state machine has one seat the game waits for (``due``) in a *phase* (``Phase``:
+TURN, STACK, SLAP, DEAL, SNITCH, and MIC_DROP_WINDOW at the end of a round), an optional
+*pause* (Politix or Respekt) and the out-of-turn windows: throw-ins, Mic Check, Politix
+calls and accusations, which cost no decisions: nobody passes. What each phase allows is
+one table, ``HoodPolitixState.PHASES`` (below): ``out_of_turn``, ``_legal_actions``,
+``_apply`` (for the waited-for seat's move; out-of-turn actions apply in any phase),
+the judge's reason for a wrong move and ``deadlines`` consult it.
 
-Attempts are judged three ways (``check``): LEGAL (also a bluff Mic Check, which
-changes nothing, §5.4); FAULTY — a wrong card, a move out of turn, a late or wrong
-throw-in (an action card too), drawing with a playable card, a false accusation —
-which the rules punish with 2 cards, the card going back (§3); and ILLEGAL (no such
-card in your hand, nonsense targets, anything during a pause but accusations and
-ending it, §9.5, a repeat accusation of a fault on record, §9.4), which is rejected
-with no penalty. Anyone may accuse, also a finished player (§5.2).
+Attempts that are not legal actions are judged in ``judging.py``: FAULTY ones (§3) cost
+the offender 2 cards, with the card going back; ILLEGAL ones are refused. What seats see
+is in ``views.py``, sampling for search in ``sampling.py``, the action text forms and
+options in ``game.py``, the rule's words (phases, statuses, fault kinds) in ``terms.py``.
 
 Time (§5.3, §5.5, §5.6) is a set of deadlines the state declares; the clock
 applies ``expire …`` actions. A timeout claim is valid only once the move timer
@@ -26,25 +26,14 @@ back unchanged when the pause ends; the runner resumes it with the time it had l
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...core.cards import SEATS_OF, Shuffler, cards_of, deal_masks
-from ...core.game import (
-    CLOCK,
-    LEGAL,
-    Check,
-    ConfigError,
-    Deadline,
-    Event,
-    Game,
-    IllegalAction,
-    Result,
-    State,
-    Verdict,
-)
-from ...core.observation import Observer
-from ...core.position import Fields
+from ...core.cards import SEATS_OF, Shuffler
+from ...core.fields import Copy, StateFields
+from ...core.game import CLOCK, LEGAL, Check, Deadline, Event, Result, State, ranks_from_scores
+from ...core.phases import PhaseTable, Rule, Who
 from . import cards as C
+from . import judging, sampling, views
 from .cards import (
     A_ACCEPT,
     A_ACCUSE,
@@ -83,12 +72,10 @@ from .cards import (
     KIND_CODES,
     KIND_COLOUR,
     KIND_MASK,
-    KIND_NAMES,
     KIND_OF_T,
     KIND_TYPE,
     MATCH,
     MIC,
-    NUM_ACTIONS,
     NUM_CARDS,
     NUMBER_KINDS,
     PAIR_FIRST,
@@ -101,7 +88,6 @@ from .cards import (
     REVEAL_ID,
     SINGLES,
     SLAP,
-    SNITCH,
     T_MOVE,
     T_POLITIX,
     T_RESPEKT,
@@ -113,229 +99,70 @@ from .cards import (
     first_of_kind,
     kinds_of,
 )
+from .terms import (
+    DEAL_R,
+    FINISHED,
+    IN,
+    MICDROP_WAIT,
+    NO_PAUSE,
+    OVER,
+    P_POLITIX,
+    P_RESPEKT,
+    PENALTY,
+    PENDING,
+    PHASE_NAMES,
+    RESPEKT_AT,
+    SLAP_DRAW,
+    SLAP_R,
+    SNITCH_R,
+    STACK,
+    TURN,
+    Pause,
+    Phase,
+    Status,
+    Tally,
+)
 
-# Seat status (§3).
-IN, FINISHED, PENDING = 0, 1, 2
-STATUS_NAMES = ("in", "finished", "pending")
-# Phases: who the game waits for and what they may do (§3 table).
-TURN, STACK, SLAP_R, DEAL_R, SNITCH_R, MICDROP_WAIT, OVER = range(7)
-PHASE_NAMES = ("turn", "stack", "slap", "deal", "snitch", "mic_drop_window", "over")
-# Pauses (§5.5, §5.6).
-NO_PAUSE, P_POLITIX, P_RESPEKT = 0, 1, 2
-PAUSE_NAMES = (None, "politix", "respekt")
-#: A Mic Check with nothing to announce, or a ``mic`` flag with more than 2 cards.
-_BLUFF = Check(Verdict.LEGAL, "a bluff: permitted, and it changes nothing (§5.4)")
+if TYPE_CHECKING:
+    from .game import HoodPolitixGame
 
 FIVEO_MASK = TYPE_MASK[FIVEO]
 DEUCE_MASK = TYPE_MASK[DEUCE]
 IYF_MASK = TYPE_MASK[IYF]
 PAYBACK_MASK = TYPE_MASK[PAYBACK]
-PENALTY = 2
-SLAP_DRAW = 3
-RESPEKT_AT = 5
 #: What a ``mic`` flag says with 1, 2 or more cards in the hand before the card (§5.4):
 #: with more than 2 it is a permitted bluff that changes nothing.
 _MIC_SAID = ("", "drop", "check", "bluff")
 
 
-class HoodPolitixGame(Game):
-    card_codes = C.CARD_CODES
-    view_card_codes = C.KIND_CODES
-
-    def __init__(self, num_players: int, options: dict[str, Any]) -> None:
-        super().__init__(num_players, options)
-        self.hand_size: int = options["hand_size"]
-        self.min_rounds: int = options["min_rounds"]
-        self.move_seconds: float = options["move_seconds"]
-        self.respekt_seconds: float = options["respekt_seconds"]
-        self.politix_seconds: float = options["politix_seconds"]
-        self.politix_calls: int = options["politix_calls"]
-        self.first_dealer: int = options["first_dealer"]
-        if self.first_dealer >= num_players:
-            raise ConfigError(f"option 'first_dealer' of hood_politix must be below the "
-                              f"player count {num_players}, not {self.first_dealer}")
-        if num_players * self.hand_size + 1 > NUM_CARDS:
-            raise ConfigError("not enough cards for these hands")
-
-    @property
-    def num_actions(self) -> int:
-        return NUM_ACTIONS
-
-    def _new_state(self, rng: random.Random, stacked: list[list[int]]) -> HoodPolitixState:
-        return HoodPolitixState.deal_first(self, Shuffler(rng, stacked))
-
-    def parse_deck(self, deck: Any) -> list[list[int]]:
-        """Stacked orders may use kind codes (``G7`` twice means both copies) or physical
-        codes (``G7a``, ``G7b``)."""
-        if not isinstance(deck, (list, tuple)) or not deck:
-            raise ConfigError("a stacked deck must be a non-empty list of card codes")
-        orders = deck if isinstance(deck[0], (list, tuple)) else [deck]
-        out = []
-        for order in orders:
-            used = 0
-            ids = []
-            for c in order:
-                if isinstance(c, int):
-                    card = c
-                elif isinstance(c, str) and c.upper() in C.KIND_INDEX:
-                    card = first_of_kind(C.ALL_CARDS & ~used, C.KIND_INDEX[c.upper()])
-                    if card < 0:
-                        raise ConfigError(f"stacked deck names {c} more often than it exists")
-                elif isinstance(c, str):
-                    card = self.card_id(c)
-                else:
-                    raise ConfigError("a stacked deck holds card codes such as 'G7' or 'Y50'")
-                used |= 1 << card
-                ids.append(card)
-            out.append(ids)
-        return out
-
-    # -- action forms --------------------------------------------------------------
-    def action_to_json(self, action: int) -> str:
-        if not 0 <= action < NUM_ACTIONS:
-            raise IllegalAction(f"action {action} is outside the action space")
-        typ, kind, arg, flag = ATYPE_T[action], AKIND_T[action], AARG_T[action], \
-            AFLAG_T[action]
-        if typ == A_PLAY or typ == A_THROW:
-            text = ("play " if typ == A_PLAY else "throw ") + KIND_CODES[kind]
-            if arg >= 0:
-                text += f" {arg}"
-            return text + (" mic" if flag else "")
-        if typ in _SNITCH_VERBS:
-            return _SNITCH_VERBS[typ] + " " + KIND_CODES[kind]
-        if typ == A_ACCUSE:
-            return f"accuse {arg} {C.FAULT_CODES[kind]}"
-        if typ == A_EXPIRE:
-            return "expire " + C.TIMER_CODES[arg]
-        return _SIMPLE_TEXT[typ]
-
-    def action_from_json(self, obj: Any) -> int:
-        if not isinstance(obj, str):
-            raise IllegalAction(f"an action is a string such as 'play G7', not {obj!r}")
-        words = obj.strip().lower().split()
-        if not words:
-            raise IllegalAction("empty action")
-        text = " ".join(words)
-        if text in _SIMPLE_ACTIONS:
-            return _SIMPLE_ACTIONS[text]
-        verb, args = words[0], words[1:]
-        if verb == "exchange":
-            raise IllegalAction("the Snitch exchange is two actions: 'take PIY' (the card "
-                                "of theirs you take), then 'give G1' (yours in return)")
-        if verb in ("play", "throw", "reveal", "take", "give") and args:
-            kind = _kind(args[0])
-            if verb in _SNITCH_IDS and len(args) == 1:
-                return _SNITCH_IDS[verb][kind]
-            if verb in ("play", "throw"):
-                rest = args[1:]
-                flag = 0
-                if rest and rest[-1] in _MIC_WORDS:
-                    flag = 1
-                    rest = rest[:-1]
-                targeted = KIND_TYPE[kind] in (DEAL, SNITCH)
-                if verb == "throw":  # any card may be tried; a wrong one is a fault
-                    if rest:
-                        raise IllegalAction(f"unexpected {' '.join(rest)!r} after the card")
-                    return THROW_ID[kind][flag]
-                if targeted:
-                    if len(rest) != 1 or not rest[0].isdigit() or \
-                            int(rest[0]) >= C.MAX_SEATS:
-                        raise IllegalAction(
-                            f"a {C.TYPE_NAMES[KIND_TYPE[kind]]} names a target seat: "
-                            f"'play {KIND_CODES[kind]} 2'")
-                    return PLAY_ID[kind][int(rest[0]) + 1][flag]
-                if rest:
-                    raise IllegalAction(f"unexpected {' '.join(rest)!r} after the card")
-                return PLAY_ID[kind][0][flag]
-        if verb == "accuse" and len(args) == 2:
-            if not args[0].isdigit() or int(args[0]) >= C.MAX_SEATS:
-                raise IllegalAction(f"accuse names a seat, not {args[0]!r}")
-            fault = _FAULT_WORDS.get(args[1])
-            if fault is None:
-                raise IllegalAction(f"unknown fault {args[1]!r} "
-                                    "(mic-check, mic-drop or timeout)")
-            return ACCUSE_ID[int(args[0])][fault]
-        if verb in ("timeout", "claim") and len(args) == 1 and args[0].isdigit() \
-                and int(args[0]) < C.MAX_SEATS:
-            return ACCUSE_ID[int(args[0])][F_TIMEOUT]
-        if verb == "expire" and len(args) == 1 and args[0] in C.TIMER_CODES:
-            return EXPIRE_ID[C.TIMER_CODES.index(args[0])]
-        raise IllegalAction(
-            f"not an action: {obj!r} (try 'play G7', 'play GDL 2 mic', 'throw G7', 'draw', "
-            "'accept', 'mic check', 'accuse 2 mic-drop', 'politix')")
-
-    def describe_action(self, action: int) -> str:
-        typ, kind, arg, flag = ATYPE_T[action], AKIND_T[action], AARG_T[action], \
-            AFLAG_T[action]
-        if typ == A_PLAY or typ == A_THROW:
-            text = ("play " if typ == A_PLAY else "throw in ") + KIND_NAMES[kind]
-            if arg >= 0:
-                text += f" on seat {arg}"
-            return text + (" — Mic!" if flag else "")
-        if typ == A_REVEAL:
-            return "reveal their " + KIND_NAMES[kind]
-        if typ == A_TAKE:
-            return f"take their {KIND_NAMES[kind]} (then give one of yours)"
-        if typ == A_GIVE:
-            return f"give your {KIND_NAMES[kind]} in exchange"
-        if typ == A_ACCUSE:
-            return f"accuse seat {arg}: {C.FAULT_NAMES[kind]}"
-        if typ == A_EXPIRE:
-            return f"time is up ({C.TIMER_CODES[arg]})"
-        return _SIMPLE_DESCRIPTION[typ]
-
-    def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> HoodPolitixState:
-        """The ``"state"`` object of a position (``position.py``)."""
-        from .position import read
-
-        return read(self, fields, shuffler)
-
-    def render_view(self, view: dict[str, Any]) -> str:
-        from .render import render
-
-        return render(view)
-
-    def bots(self) -> dict[str, type]:
-        from .bot import HeuristicBot
-
-        return {"heuristic": HeuristicBot}
-
-    def observer_class(self) -> type[Observer]:
-        """Hood Politix's own RL observation (``observation.py``)."""
-        from .observation import HoodPolitixObserver  # (it imports this module)
-
-        return HoodPolitixObserver
+def dispatch(table: PhaseTable[Phase], handler: str, default: Any) -> tuple[Any, ...]:
+    """One rule handler per phase, indexed by the phase (``default`` where a rule has
+    none): the entry points index this tuple instead of looking the rule up."""
+    return tuple(getattr(rule, handler) or default for _phase, rule in table)
 
 
-def _kind(word: str) -> int:
-    k = C.KIND_INDEX.get(word.upper())
-    if k is None:
-        raise IllegalAction(f"unknown card {word!r} (cards look like G7, Y10, GDU, O50, PIY, "
-                            "YPS, GDL, OSN)")
-    return k
-
-
-_SNITCH_VERBS = {A_REVEAL: "reveal", A_TAKE: "take", A_GIVE: "give"}
-_SNITCH_IDS = {"reveal": REVEAL_ID, "take": TAKE_ID, "give": GIVE_ID}
-_SIMPLE_TEXT = {A_DRAW: "draw", A_ACCEPT: "accept", A_MIC: "mic check", A_POLITIX: "politix",
-                A_END_POLITIX: "end politix", A_RELEASE: "release", A_PASS: "pass"}
-_SIMPLE_DESCRIPTION = {A_DRAW: "draw a card", A_ACCEPT: "accept the penalty",
-                       A_MIC: "announce Mic Check!", A_POLITIX: "call Politix (pause)",
-                       A_END_POLITIX: "end the Politix pause", A_RELEASE: "release (Respekt)",
-                       A_PASS: "let the Mic Drop pass"}
-_SIMPLE_ACTIONS = {"draw": DRAW, "accept": ACCEPT, "mic check": MIC, "mic": MIC,
-                   "miccheck": MIC, "politix": POLITIX, "end politix": END_POLITIX,
-                   "release": RELEASE, "respekt": RELEASE, "pass": PASS}
-_MIC_WORDS = ("mic", "miccheck", "micdrop", "check", "drop", "!")
-_FAULT_WORDS = {"mic-check": F_MIC_CHECK, "miccheck": F_MIC_CHECK, "check": F_MIC_CHECK,
-                "mic-drop": F_MIC_DROP, "micdrop": F_MIC_DROP, "drop": F_MIC_DROP,
-                "timeout": F_TIMEOUT, "slow": F_TIMEOUT}
+V, L = Copy.VALUE, Copy.LIST
+#: What a seat may do in every phase but the Mic Drop window (§5): announce, call Politix,
+#: accuse, and during a pause end it or release.
+_ANY_PHASE = (A_MIC, A_POLITIX, A_ACCUSE, A_END_POLITIX, A_RELEASE)
 
 
 class HoodPolitixState(State):
+    """One position of Hood Politix: the rules and the phase machine (§2–§6)."""
+
     game: HoodPolitixGame
+    #: Every field, declared once (``clone`` and ``_copy`` come from it); ``__init__``
+    #: says what each holds.
+    FIELDS = StateFields(
+        n=V, scores=L, round=V, dealer=V, hands=L, status=L, in_round=V, callers=V,
+        direction=V, draw=L, buried=V, unordered=V, discard=L, top=V, colour=V, phase=V,
+        due=V, stack=V, stack_iyf=V, pending=V, by=V, target=V, snitch_take=V,
+        finish_order=L, pause=V, pause_seat=V, pause_since=V, timer_since=V, expired=V,
+        mic_duty=V, mic_open=V, drop_seat=V, penalised=V, saved=V, wait_seat=V,
+        politix_left=L, seen=L, public=V, seen_any=V, counts=L)
 
     def __init__(self, game: HoodPolitixGame, shuffler: Shuffler) -> None:
+        """An empty table (§3 state); ``deal_first`` or a position fills it."""
         n = game.num_players
         self.game = game
         self.n = n
@@ -391,6 +218,7 @@ class HoodPolitixState(State):
     # -- setup (§2) -------------------------------------------------------------------
     @classmethod
     def deal_first(cls, game: HoodPolitixGame, shuffler: Shuffler) -> HoodPolitixState:
+        """Round 1 dealt: the first dealer is random unless an option names it (§2.1)."""
         s = cls(game, shuffler)
         dealer = shuffler.seat(game.first_dealer, game.num_players)
         opening: list[Event] = []
@@ -455,15 +283,16 @@ class HoodPolitixState(State):
             {s: {"hand": codes(hands[s])} for s in range(n)}))
 
     # -- helpers -------------------------------------------------------------------------
-    def _next(self, p: int) -> int:
-        """``next(p)``: the next seat in the direction that is IN or PENDING_FINISH."""
-        n, d, st = self.n, self.direction, self.status
-        s = (p + d) % n
-        while st[s] == FINISHED and s != p:
-            s = (s + d) % n
+    def _next(self, seat: int) -> int:
+        """§3 ``next(p)``: the next seat in the direction that is IN or PENDING_FINISH."""
+        n, step, status = self.n, self.direction, self.status
+        s = (seat + step) % n
+        while status[s] == FINISHED and s != seat:
+            s = (s + step) % n
         return s
 
     def _restart_timer(self) -> None:
+        """§5.3: the move timer starts again (its ``since`` is this move)."""
         self.timer_since = self.move_number
         self.expired = False
 
@@ -476,8 +305,8 @@ class HoodPolitixState(State):
             self.mic_duty = -1
         self.drop_seat = -1
 
-    def _draw(self, seat: int, k: int, events: list[Event], reason: str) -> int:
-        """Draw ``k`` cards; an empty pile is refilled from the discards (top card stays);
+    def _draw(self, seat: int, count: int, events: list[Event], reason: str) -> int:
+        """Draw ``count`` cards; an empty pile is refilled from the discards (top card stays);
         draws beyond all cards lapse (§3)."""
         draw = self.draw
         got = 0
@@ -485,7 +314,7 @@ class HoodPolitixState(State):
         ids: list[int] = []  # for the event (cheaper than listing the mask's codes)
         unordered = self.unordered
         random = self.shuffler.rng.random
-        while got < k:
+        while got < count:
             if not draw:
                 if len(self.discard) <= 1:
                     break
@@ -541,6 +370,7 @@ class HoodPolitixState(State):
         return c
 
     def _set_status(self, seat: int, status: int) -> None:
+        """A seat's status (§3), with the mask of seats still in the round kept in step."""
         self.status[seat] = status
         if status == FINISHED:
             self.in_round &= ~(1 << seat)
@@ -548,25 +378,28 @@ class HoodPolitixState(State):
             self.in_round |= 1 << seat
 
     def _finish(self, seat: int, events: list[Event]) -> None:
+        """§6: the seat is out and takes the next place."""
         self._set_status(seat, FINISHED)
         self.finish_order.append(seat)
         if self.record_events:
             events.append(Event("finish", seat, {"place": len(self.finish_order)}))
 
-    def _swap_hands(self, a: int, b: int, events: list[Event]) -> None:
-        """Deal (§4): whole hands change places; each now knows the other's hand."""
+    def _swap_hands(self, seat: int, other: int, events: list[Event]) -> None:
+        """Deal (§4): whole hands change places; each now knows the other's hand. A Mic Check
+        duty or fault goes with a hand size that changed (§5.4: not through a Deal)."""
         hands = self.hands
-        if hands[a].bit_count() != hands[b].bit_count():
-            self.mic_open &= ~((1 << a) | (1 << b))
-            if self.mic_duty in (a, b):
+        if hands[seat].bit_count() != hands[other].bit_count():
+            self.mic_open &= ~((1 << seat) | (1 << other))
+            if self.mic_duty in (seat, other):
                 self.mic_duty = -1
-        hands[a], hands[b] = hands[b], hands[a]
-        self.seen[a] |= hands[b]
-        self.seen[b] |= hands[a]
-        self.seen_any |= hands[a] | hands[b]
+        hands[seat], hands[other] = hands[other], hands[seat]
+        self.seen[seat] |= hands[other]
+        self.seen[other] |= hands[seat]
+        self.seen_any |= hands[seat] | hands[other]
         if self.record_events:
-            events.append(Event("swap", a, {"with": b}, {a: {"hand": codes(hands[a])},
-                                                         b: {"hand": codes(hands[b])}}))
+            events.append(Event("swap", seat, {"with": other},
+                                {seat: {"hand": codes(hands[seat])},
+                                 other: {"hand": codes(hands[other])}}))
 
     def _after_move(self, events: list[Event]) -> None:
         """Round end (§6), or the One-on-One Mic Drop window first (§9.7)."""
@@ -601,8 +434,10 @@ class HoodPolitixState(State):
             return
         self._start_round(loser, events)
 
-    # -- who acts -----------------------------------------------------------------------
+    # -- who acts (§3; the phase table at the end of the class) ------------------------
     def to_act(self) -> tuple[int, ...]:
+        """The seat the game waits for: the pause's seat during a pause (§5.5, §5.6), else
+        the due seat; nobody once the game is over."""
         if self.phase == OVER:
             return ()
         if self.pause:
@@ -610,20 +445,25 @@ class HoodPolitixState(State):
         return (self.due,)
 
     def out_of_turn(self) -> tuple[int, ...]:
-        """Seats with an optional action now: throw-in, Mic Check, Politix (seats still in
-        the round), accusation (any seat, also a finished one: §5.2)."""
+        """Seats with an optional action now (the phase's ``window``): throw-in, Mic Check,
+        Politix (seats still in the round), accusation (any seat, also a finished one:
+        §5.2); during a pause only accusations (§9.5)."""
         phase = self.phase
         if phase == OVER:
             return ()
         if self.pause:  # only accusations, by anyone but the seat the pause waits for
             return SEATS_OF[self._accusers(timeout=False) & ~(1 << self.pause_seat)]
-        if phase == MICDROP_WAIT:  # the seat left is due; finished seats may accuse
-            return SEATS_OF[self._accusers(timeout=False) & ~(1 << self.due)]
+        return self._WINDOW[phase](self)
+
+    def _window(self, throw_ins: bool) -> tuple[int, ...]:
+        """Seats other than the due one that may act out of turn (§5): Politix callers, the
+        Mic Check duty, with ``throw_ins`` the holders of the top number card (§5.1), and
+        whoever has an open fault to accuse (§5.2)."""
         may = self.callers
         if self.mic_duty >= 0:
             may |= 1 << self.mic_duty
         top = self.top
-        if phase == TURN and top < NUMBER_KINDS:  # who could throw in
+        if throw_ins and top < NUMBER_KINDS:  # who could throw in
             throw = KIND_MASK[top]
             for s, hand in enumerate(self.hands):
                 if hand & throw:
@@ -632,6 +472,22 @@ class HoodPolitixState(State):
         if self.mic_open or self.drop_seat >= 0 or self.expired:
             may |= self._accusers(timeout=self.expired)
         return SEATS_OF[may & ~(1 << self.due)]
+
+    def _window_turn(self) -> tuple[int, ...]:
+        """TURN: throw-ins too (§5.1)."""
+        return self._window(True)
+
+    def _window_answer(self) -> tuple[int, ...]:
+        """STACK, SLAP, DEAL, SNITCH: the top card is an action card, no throw-ins."""
+        return self._window(False)
+
+    def _nobody(self) -> tuple[int, ...]:
+        """OVER: nobody may act."""
+        return ()
+
+    def _window_mic_drop(self) -> tuple[int, ...]:
+        """MIC_DROP_WINDOW (§9.7): the seat left is due; finished seats may accuse."""
+        return SEATS_OF[self._accusers(timeout=False) & ~(1 << self.due)]
 
     def _accusers(self, timeout: bool) -> int:
         """The seats that have someone to accuse (§5.2), as a mask: anyone but the offender
@@ -649,6 +505,8 @@ class HoodPolitixState(State):
         return m
 
     def _accusations(self, seat: int, out: list[int]) -> None:
+        """Add ``seat``'s valid accusations (§5.2): open missed Mic Checks, a missed Mic
+        Drop, and a timeout once the move timer has run out (§5.3)."""
         m = self.mic_open & ~(1 << seat)
         while m:
             low = m & -m
@@ -661,6 +519,9 @@ class HoodPolitixState(State):
             out.append(ACCUSE_ID[self.due][F_TIMEOUT])
 
     def _legal_actions(self, seat: int) -> list[int]:
+        """The legal actions of ``seat``: a finished seat only accuses (and resolves a last
+        Snitch, §4); during a pause only the pause's seat ends it, and anyone accuses
+        (§9.5); otherwise the phase's rule (``legal``) lists them."""
         phase = self.phase
         if phase == OVER:
             return []
@@ -677,55 +538,103 @@ class HoodPolitixState(State):
                 out.append(END_POLITIX if self.pause == P_POLITIX else RELEASE)
             self._accusations(seat, out)
             return out
-        if phase == MICDROP_WAIT:
-            if seat == self.wait_seat:
-                out.append(PASS)
-                self._accusations(seat, out)
-            return out
+        return self._LEGAL[phase](self, seat)
+
+    def _legal_turn(self, seat: int) -> list[int]:
+        """TURN (§3): the due seat plays a matching card, or draws without one; anyone
+        holding the top number card may throw it in (§5.1)."""
+        out: list[int] = []
         hand = self.hands[seat]
         small = hand.bit_count() <= 2
         if seat == self.due:
-            if phase == TURN:
-                playable = hand & MATCH[self.top * 4 + self.colour]
-                if playable:
-                    self._plays(seat, playable, small, out)
-                if not out:
-                    out.append(DRAW)
-            elif phase == STACK:
-                m = IYF_MASK | FIVEO_MASK | (PAYBACK_MASK & MATCH[self.top * 4 + self.colour])
-                if not self.stack_iyf:
-                    m |= DEUCE_MASK
-                self._plays(seat, hand & m, small, out)
-                out.append(ACCEPT)
-            elif phase == SLAP_R:
-                self._plays(seat, hand & (FIVEO_MASK | (
-                    PAYBACK_MASK & MATCH[self.top * 4 + self.colour])), small, out)
-                out.append(ACCEPT)
-            elif phase == DEAL_R:
-                self._plays(seat, hand & FIVEO_MASK, small, out)
-                out.append(ACCEPT)
-            elif self.snitch_take >= 0:  # SNITCH_R, exchange half done: give a card
+            playable = hand & MATCH[self.top * 4 + self.colour]
+            if playable:
+                self._plays(seat, playable, small, out)
+            if not out:
+                out.append(DRAW)
+        top = self.top
+        if top < NUMBER_KINDS and hand & KIND_MASK[top]:
+            out.append(THROW_ID[top][0])
+            if small:
+                out.append(THROW_ID[top][1])
+        self._anytime(seat, out)
+        return out
+
+    def _legal_stack(self, seat: int) -> list[int]:
+        """STACK (§4, §9.3): Deuce (not on In Yo Face), In Yo Face, 5-0, a matching Payback,
+        or accept."""
+        out: list[int] = []
+        if seat == self.due:
+            hand = self.hands[seat]
+            m = IYF_MASK | FIVEO_MASK | (PAYBACK_MASK & MATCH[self.top * 4 + self.colour])
+            if not self.stack_iyf:
+                m |= DEUCE_MASK
+            self._plays(seat, hand & m, hand.bit_count() <= 2, out)
+            out.append(ACCEPT)
+        self._anytime(seat, out)
+        return out
+
+    def _legal_slap(self, seat: int) -> list[int]:
+        """SLAP (§4 Pimp Slap): a matching Payback, 5-0, or accept."""
+        out: list[int] = []
+        if seat == self.due:
+            hand = self.hands[seat]
+            self._plays(seat, hand & (FIVEO_MASK | (
+                PAYBACK_MASK & MATCH[self.top * 4 + self.colour])), hand.bit_count() <= 2, out)
+            out.append(ACCEPT)
+        self._anytime(seat, out)
+        return out
+
+    def _legal_deal(self, seat: int) -> list[int]:
+        """DEAL (§4 Deal): the target next in turn blocks with 5-0, or accepts."""
+        out: list[int] = []
+        if seat == self.due:
+            hand = self.hands[seat]
+            self._plays(seat, hand & FIVEO_MASK, hand.bit_count() <= 2, out)
+            out.append(ACCEPT)
+        self._anytime(seat, out)
+        return out
+
+    def _legal_snitch(self, seat: int) -> list[int]:
+        """SNITCH (§4, §9.10): reveal one of the target's cards, or take one and then give
+        one of your own."""
+        out: list[int] = []
+        if seat == self.due:
+            hand = self.hands[seat]
+            if self.snitch_take >= 0:  # the exchange half done: give a card
                 for m in kinds_of(hand):
                     out.append(GIVE_ID[m])
-            else:  # SNITCH_R: reveal one of theirs, or take one (to give one of yours)
+            else:
                 theirs = kinds_of(self.hands[self.target])
                 for k in theirs:
                     out.append(REVEAL_ID[k])
                 if hand:
                     for k in theirs:
                         out.append(TAKE_ID[k])
-        top = self.top
-        if phase == TURN and top < NUMBER_KINDS and hand & KIND_MASK[top]:
-            out.append(THROW_ID[top][0])
-            if small:
-                out.append(THROW_ID[top][1])
+        self._anytime(seat, out)
+        return out
+
+    def _legal_mic_drop(self, seat: int) -> list[int]:
+        """MIC_DROP_WINDOW (§9.7): the seat left accuses the missed Mic Drop or lets it pass."""
+        if seat != self.wait_seat:
+            return []
+        out = [PASS]
+        self._accusations(seat, out)
+        return out
+
+    def _legal_nothing(self, seat: int) -> list[int]:
+        """OVER: nobody acts."""
+        return []
+
+    def _anytime(self, seat: int, out: list[int]) -> None:
+        """Add what a seat in the round may do out of turn in any phase (§5): announce its
+        Mic Check (§5.4), call Politix (§5.5), accuse (§5.2)."""
         if self.mic_duty == seat:
             out.append(MIC)
         if self.politix_left[seat]:
             out.append(POLITIX)
         if self.mic_open or self.drop_seat >= 0 or self.expired:
             self._accusations(seat, out)
-        return out
 
     def _plays(self, seat: int, playable: int, flag: bool, out: list[int]) -> None:
         """The play actions of the cards in ``playable`` (one per kind; Deal and Snitch
@@ -750,145 +659,14 @@ class HoodPolitixState(State):
             m ^= low
             out += table[low.bit_length() - 1]
 
-    # -- judging attempts (§3 invalid attempts, §5.2 accusations, §9.4, §9.5) ---------
-    def check(self, seat: int, action: int) -> Check:
-        if not (0 <= seat < self.n) or not (0 <= action < NUM_ACTIONS):
-            return Check(Verdict.ILLEGAL, "no such seat or action")
-        if action in self.legal_actions(seat):
-            return LEGAL
-        return self._judge(seat, action)
-
-    def _judge(self, seat: int, action: int) -> Check:
-        def illegal(reason: str) -> Check:
-            return Check(Verdict.ILLEGAL, reason)
-
-        def faulty(reason: str) -> Check:
-            return Check(Verdict.FAULTY, reason)
-
-        if self.phase == OVER:
-            return illegal("the game is over")
-        typ, kind, arg, flag = ATYPE_T[action], AKIND_T[action], AARG_T[action], \
-            AFLAG_T[action]
-        if typ == A_EXPIRE:
-            return illegal("only the clock lets time run out")
-        if typ == A_ACCUSE:  # by anyone, also a finished player (§5.2)
-            if arg >= self.n:
-                return illegal(f"there is no seat {arg}")
-            if arg == seat:
-                return illegal("you cannot accuse yourself")
-            if self.penalised >> (arg * 3 + kind) & 1:
-                return illegal("that fault has already been penalised (ignored)")
-            if kind == F_TIMEOUT and self.pause:
-                return illegal("the game is paused: no move timer runs (§9.5)")
-            return faulty(f"Judas! seat {arg} has no open fault '{C.FAULT_NAMES[kind]}'")
-        if self.status[seat] == FINISHED and not (self.phase == SNITCH_R and seat == self.due):
-            return illegal("you have finished this round; wait for the next one")
-        if self.pause:
-            who = self.pause_seat
-            if typ == A_END_POLITIX and self.pause == P_POLITIX:
-                return illegal(f"only seat {who}, who called Politix, may end the pause")
-            if typ == A_RELEASE and self.pause == P_RESPEKT:
-                return illegal(f"only seat {who} may release the Respekt pause")
-            return illegal(f"the game is paused ({PAUSE_NAMES[self.pause]}): only "
-                           "accusations until it ends")
-        if typ == A_END_POLITIX:
-            return illegal("there is no Politix pause")
-        if typ == A_RELEASE:
-            return illegal("there is no Respekt pause")
-        if typ == A_POLITIX:
-            if self.phase == MICDROP_WAIT:
-                return illegal("the round is ending")
-            return illegal("you have no Politix call left this round")
-        if self.phase == MICDROP_WAIT:
-            if typ == A_PASS:
-                return illegal(f"only seat {self.wait_seat} lets the Mic Drop pass")
-            return illegal("the round is ending: accuse the missed Mic Drop or pass")
-        if typ == A_PASS:
-            return illegal("there is no Mic Drop window to let pass")
-        if typ == A_MIC:
-            return _BLUFF  # nothing to announce: a permitted bluff (§5.4)
-        if typ == A_REVEAL or typ == A_TAKE or typ == A_GIVE:
-            if self.phase != SNITCH_R or seat != self.due:
-                return illegal("there is no Snitch of yours to resolve")
-            taken = self.snitch_take
-            if taken >= 0:
-                if typ != A_GIVE:
-                    return illegal(f"you are taking their {KIND_CODES[taken]}: give one "
-                                   "of your cards for it ('give G1')")
-                return illegal(f"you hold no {KIND_CODES[kind]}")
-            if typ == A_GIVE:
-                return illegal("take one of their cards first ('take G1'), then give "
-                               "one of yours")
-            if not self.hands[self.target] & KIND_MASK[kind]:
-                return illegal(f"seat {self.target} holds no {KIND_CODES[kind]}")
-            if typ == A_TAKE:
-                return illegal("you have no card to give in exchange: reveal one of theirs")
-            return illegal("not possible")
-        hand = self.hands[seat]
-        due = self.due
-        if typ == A_PLAY or typ == A_THROW:
-            if not hand & KIND_MASK[kind]:
-                return illegal(f"you do not hold {KIND_CODES[kind]}")
-            if flag and hand.bit_count() > 2 and action - 1 in self.legal_actions(seat):
-                return _BLUFF  # the card without the flag is legal: the flag is a bluff
-            if typ == A_THROW:
-                if kind >= NUMBER_KINDS:
-                    return faulty("only number cards can be thrown in")
-                return faulty(f"too late or not identical: the top card is "
-                              f"{KIND_CODES[self.top]}")
-            if arg >= 0 and (arg >= self.n or arg == seat or self.status[arg] != IN):
-                return illegal(f"seat {arg} cannot be targeted (another player still in)")
-            if seat != due:
-                return faulty(f"out of turn: seat {due} is to act")
-            return faulty(self._why_wrong(kind))
-        if typ == A_DRAW:
-            if seat != due:
-                return faulty(f"out of turn: seat {due} is to act")
-            if self.phase == TURN:
-                return faulty("you hold a playable card")
-            return faulty("wrong response: " + self._response_hint())
-        if typ == A_ACCEPT:
-            if seat != due:
-                return faulty(f"out of turn: seat {due} is to act")
-            return faulty("nothing to accept")
-        return illegal("not possible now")
-
-    def _why_wrong(self, kind: int) -> str:
-        phase = self.phase
-        if phase == TURN:
-            return (f"{KIND_CODES[kind]} does not match {KIND_CODES[self.top]} "
-                    f"(colour {C.COLOURS[self.colour]})")
-        if phase == SNITCH_R:
-            return "resolve your Snitch first (" + self._snitch_hint() + ")"
-        if phase == STACK and KIND_TYPE[kind] == DEUCE and self.stack_iyf:
-            return "a Deuce cannot go on a stack with In Yo Face"
-        return "wrong response: " + self._response_hint()
-
-    def _response_hint(self) -> str:
-        phase = self.phase
-        if phase == STACK:
-            return ("answer the stack with " + ("" if self.stack_iyf else "Deuce, ")
-                    + "In Yo Face, 5-0, a matching Payback, or accept")
-        if phase == SLAP_R:
-            return "answer the Pimp Slap with a matching Payback, 5-0, or accept"
-        if phase == DEAL_R:
-            return "block the Deal with 5-0, or accept"
-        return "resolve your Snitch (" + self._snitch_hint() + ")"
-
-    def _snitch_hint(self) -> str:
-        if self.snitch_take >= 0:
-            return f"give one of your cards for their {KIND_CODES[self.snitch_take]}"
-        return "reveal one of their cards, or take one and give one of yours"
-
-    def why_illegal(self, seat: int, action: int) -> str:
-        return self.check(seat, action).reason or "legal"
-
     def _apply_fault(self, seat: int, action: int, reason: str) -> list[Event]:
         """§3: the card goes back and the offender draws 2; §5.2: a false accuser too. A
         finished Judas holds cards again, so it is back in the round (as after §5.4)."""
+        verdict = judging.judge(self, seat, action)
+        why = verdict.fault.value if isinstance(verdict, judging.FaultCheck) else None
         events = [Event("fault", seat, {"action": self.game.action_to_json(action),
-                                        "reason": reason})]
-        self.counts[0] += 1
+                                        "reason": reason, "why": why})]
+        self.counts[Tally.FAULTS] += 1
         got = self._draw(seat, PENALTY, events, "fault")
         if got and self.status[seat] == FINISHED:
             self._unfinish(seat, events)
@@ -907,54 +685,93 @@ class HoodPolitixState(State):
 
     # -- applying -----------------------------------------------------------------------
     def _apply(self, seat: int, action: int) -> list[Event]:
-        typ = ATYPE_T[action]
+        """Apply a legal action: an out-of-turn one (§5) by its type, a move of the seat the
+        game waits for by the phase's rule (``apply``)."""
+        anytime = _ANYTIME[ATYPE_T[action]]
+        if anytime is not None:
+            return anytime(self, seat, action)
+        return self._APPLY[self.phase](self, seat, action)
+
+    def _apply_turn(self, seat: int, action: int) -> list[Event]:
+        """TURN (§3): a card is played, or one is drawn, which ends the turn."""
         events: list[Event] = []
-        if typ == A_PLAY:
+        if ATYPE_T[action] == A_PLAY:
             self._play(seat, AKIND_T[action], AARG_T[action], AFLAG_T[action], events)
-        elif typ == A_ACCEPT:
-            self._accept(seat, events)
-        elif typ == A_DRAW:
+        else:  # A_DRAW
             self._begin_move()
             self._draw(seat, 1, events, "turn")
             self.due = self._next(seat)
             self._restart_timer()
-        elif typ == A_THROW:
-            self._throw(seat, AKIND_T[action], AFLAG_T[action], events)
-        elif typ == A_ACCUSE:
-            self._accuse(seat, AARG_T[action], AKIND_T[action], events)
-        elif typ == A_MIC:
-            if self.mic_duty == seat:
-                self.mic_duty = -1
-                if self.record_events:
-                    events.append(Event("mic_check", seat))
-            else:  # a bluff (§5.4): permitted, and it changes nothing
-                events.append(Event("mic_check", seat, {"bluff": True}))
-        elif typ == A_POLITIX:
-            self.politix_left[seat] -= 1
-            if not self.politix_left[seat]:
-                self.callers &= ~(1 << seat)
-            self.pause = P_POLITIX
-            self.pause_seat = seat
-            self.pause_since = self.move_number
-            self.counts[3] += 1
-            if self.record_events:
-                events.append(Event("politix", seat))
-        elif typ == A_END_POLITIX or typ == A_RELEASE:
-            self.pause = NO_PAUSE  # the frozen move timer resumes (§5.3)
-            if self.record_events:
-                events.append(Event("pause_end", seat))
-        elif typ == A_TAKE:
+        return events
+
+    def _apply_answer(self, seat: int, action: int) -> list[Event]:
+        """STACK, SLAP, DEAL (§4): an answering card, or the penalty accepted."""
+        events: list[Event] = []
+        if ATYPE_T[action] == A_PLAY:
+            self._play(seat, AKIND_T[action], AARG_T[action], AFLAG_T[action], events)
+        else:  # A_ACCEPT
+            self._accept(seat, events)
+        return events
+
+    def _apply_snitch(self, seat: int, action: int) -> list[Event]:
+        """SNITCH (§4): reveal a card, or take one (no move yet) and then give one."""
+        events: list[Event] = []
+        typ = ATYPE_T[action]
+        if typ == A_TAKE:
             # Half an exchange: no move yet (no event, timer running, phase unchanged).
             self.snitch_take = AKIND_T[action]
         elif typ == A_REVEAL:
             self._resolve_snitch(seat, AKIND_T[action], -1, events)
-        elif typ == A_GIVE:
+        else:  # A_GIVE
             self._resolve_snitch(seat, self.snitch_take, AKIND_T[action], events)
-        elif typ == A_PASS:
-            events.append(Event("mic_drop_passed", seat))
-            self._end_round(events)
-        else:  # A_EXPIRE
-            self._expire(AARG_T[action], events)
+        return events
+
+    def _apply_pass(self, seat: int, action: int) -> list[Event]:
+        """MIC_DROP_WINDOW (§9.7): the missed Mic Drop passes; the round ends."""
+        events = [Event("mic_drop_passed", seat)]
+        self._end_round(events)
+        return events
+
+    def _apply_throw(self, seat: int, action: int) -> list[Event]:
+        """§5.1: a throw-in (legal ones only: a wrong one is a fault)."""
+        events: list[Event] = []
+        self._throw(seat, AKIND_T[action], AFLAG_T[action], events)
+        return events
+
+    def _apply_accusation(self, seat: int, action: int) -> list[Event]:
+        """§5.2: a valid accusation (invalid ones are faults)."""
+        events: list[Event] = []
+        self._accuse(seat, AARG_T[action], AKIND_T[action], events)
+        return events
+
+    def _apply_mic_check(self, seat: int, action: int) -> list[Event]:
+        """§5.4: a Mic Check announced; with nothing to announce a bluff that changes
+        nothing."""
+        if self.mic_duty == seat:
+            self.mic_duty = -1
+            return [Event("mic_check", seat)] if self.record_events else []
+        return [Event("mic_check", seat, {"bluff": True})]
+
+    def _apply_politix(self, seat: int, action: int) -> list[Event]:
+        """§5.5: a Politix call pauses the game (the move timer freezes, §5.3)."""
+        self.politix_left[seat] -= 1
+        if not self.politix_left[seat]:
+            self.callers &= ~(1 << seat)
+        self.pause = P_POLITIX
+        self.pause_seat = seat
+        self.pause_since = self.move_number
+        self.counts[Tally.POLITIX] += 1
+        return [Event("politix", seat)] if self.record_events else []
+
+    def _apply_pause_end(self, seat: int, action: int) -> list[Event]:
+        """§5.5, §5.6: the caller ends Politix, or the Respekt player releases."""
+        self.pause = NO_PAUSE  # the frozen move timer resumes (§5.3)
+        return [Event("pause_end", seat)] if self.record_events else []
+
+    def _apply_expire(self, seat: int, action: int) -> list[Event]:
+        """A timer ran out (the clock's action): see ``_expire``."""
+        events: list[Event] = []
+        self._expire(AARG_T[action], events)
         return events
 
     def _play(self, seat: int, kind: int, target: int, flag: int, events: list[Event]) -> None:
@@ -1081,6 +898,8 @@ class HoodPolitixState(State):
             self._draw(s, SLAP_DRAW, events, "pimp slap")
 
     def _accept(self, seat: int, events: list[Event]) -> None:
+        """§4: the answering seat takes the stack (a Respekt pause from 5 cards, §5.6), the
+        Pimp Slap's draws (§9.2: then its turn) or the Deal's swap (§9.2)."""
         self._begin_move()
         phase = self.phase
         if self.record_events:
@@ -1103,7 +922,7 @@ class HoodPolitixState(State):
                 self.pause = P_RESPEKT
                 self.pause_seat = seat
                 self.pause_since = self.move_number
-                self.counts[4] += 1
+                self.counts[Tally.RESPEKT] += 1
                 events.append(Event("respekt", seat))
         elif phase == SLAP_R:
             self._slap_draws((self.by, -1), events, slapper_too=False)
@@ -1119,7 +938,7 @@ class HoodPolitixState(State):
         self._begin_move()
         before = self.hands[seat].bit_count()
         self._take(seat, kind)
-        self.counts[1] += 1
+        self.counts[Tally.THROW_INS] += 1
         if self.record_events:
             ev: dict[str, Any] = {"card": KIND_CODES[kind]}
             if flag:
@@ -1175,7 +994,7 @@ class HoodPolitixState(State):
 
     def _accuse(self, seat: int, accused: int, fault: int, events: list[Event]) -> None:
         """§5.2: a valid accusation (only those are legal) costs the accused 2 cards."""
-        self.counts[2] += 1
+        self.counts[Tally.ACCUSATIONS] += 1
         self.penalised |= 1 << (accused * 3 + fault)
         events.append(Event("accuse", seat, {"accused": accused,
                                              "fault": C.FAULT_CODES[fault], "valid": True}))
@@ -1193,6 +1012,8 @@ class HoodPolitixState(State):
             self._restart_timer()
 
     def _expire(self, timer: int, events: list[Event]) -> None:
+        """A timer ran out: the move timer (a timeout may be claimed, §5.3; it closes the Mic
+        Drop window, §9.7), Respekt (2 more cards, §5.6) or Politix (the pause ends, §5.5)."""
         events.append(Event("expire", CLOCK, {"timer": C.TIMER_CODES[timer]}))
         if timer == T_MOVE:
             if self.phase == MICDROP_WAIT:
@@ -1210,17 +1031,26 @@ class HoodPolitixState(State):
             self.pause = NO_PAUSE
 
     def deadlines(self) -> tuple[Deadline, ...]:
-        """The pause's timer during a pause, else the move timer unless it expired."""
-        if self.phase == OVER:
-            return ()
+        """The timers running now: the phase's rule (``deadline``)."""
+        return self._DEADLINE[self.phase](self)
+
+    def _timers(self) -> tuple[Deadline, ...]:
+        """The pause's timer during a pause (§5.5, §5.6), else the move timer unless it
+        expired (§5.3). A pause's length is ``fixed``: it runs at every pace, so an idle
+        caller or Respekt player cannot stall the game (rules.md, idle players)."""
         g = self.game
         if self.pause == P_POLITIX:
             return (Deadline(CLOCK, EXPIRE_ID[T_POLITIX], g.politix_seconds, self.pause_since,
-                             "the Politix pause ends"),)
+                             "the Politix pause ends", fixed=True),)
         if self.pause == P_RESPEKT:
             return (Deadline(CLOCK, EXPIRE_ID[T_RESPEKT], g.respekt_seconds, self.pause_since,
-                             f"seat {self.pause_seat} draws 2 more unless released"),)
+                             f"seat {self.pause_seat} draws 2 more unless released",
+                             fixed=True),)
         return self._move_timer()
+
+    def _no_timers(self) -> tuple[Deadline, ...]:
+        """OVER: no timer runs."""
+        return ()
 
     def frozen_timers(self) -> tuple[Deadline, ...]:
         """§5.3: the move timer is frozen during a pause; it comes back in ``deadlines``
@@ -1230,26 +1060,33 @@ class HoodPolitixState(State):
         return self._move_timer()
 
     def _move_timer(self) -> tuple[Deadline, ...]:
+        """The 3-second rule's timer (§5.3), unless it expired or is switched off; in the
+        One-on-One's Mic Drop window it is the window's deadline (§9.7), ``fixed`` like a
+        pause's (rules.md, idle players)."""
         g = self.game
         if self.expired or g.move_seconds <= 0:
             return ()
-        reason = ("the Mic Drop window closes" if self.phase == MICDROP_WAIT
-                  else f"seat {self.due} is too slow")
-        return (Deadline(CLOCK, EXPIRE_ID[T_MOVE], g.move_seconds, self.timer_since, reason),)
+        if self.phase == MICDROP_WAIT:
+            return (Deadline(CLOCK, EXPIRE_ID[T_MOVE], g.move_seconds, self.timer_since,
+                             "the Mic Drop window closes", fixed=True),)
+        return (Deadline(CLOCK, EXPIRE_ID[T_MOVE], g.move_seconds, self.timer_since,
+                         f"seat {self.due} is too slow"),)
 
     # -- end --------------------------------------------------------------------------
     def is_over(self) -> bool:
+        """§6: after ``min_rounds``, once one seat has the lowest total."""
         return self.phase == OVER
 
     def result(self) -> Result:
         """Lowest total wins (§6); equal totals share a rank."""
         sc = self.scores
-        ranks = tuple(1 + sum(1 for o in sc if o < s) for s in sc)
+        ranks = ranks_from_scores(sc, higher_is_better=False)
         low = min(sc)
         winner = sc.index(low) if sc.count(low) == 1 else None
         return Result(tuple(float(x) for x in sc), ranks, winner)
 
     def round_number(self) -> int:
+        """The round being played (§6), from 1."""
         return self.round
 
     def standing(self) -> list[float]:
@@ -1288,11 +1125,12 @@ class HoodPolitixState(State):
         return out
 
     def stats(self) -> dict[str, Any]:
-        c = self.counts
-        return {"rounds": self.round, "faults": c[0], "throw_ins": c[1], "accusations": c[2],
-                "politix": c[3], "respekt": c[4]}
+        """Rounds played and the ``Tally`` counts, for simulation records."""
+        counts = self.counts
+        return {"rounds": self.round, **{t.label: counts[t] for t in Tally}}
 
     def components(self) -> dict[str, int]:
+        """Every card somewhere, once (§1: 128 cards): the conformance suite's invariant."""
         held = 0
         total = len(self.draw) + len(self.discard)
         for h in self.hands:
@@ -1304,123 +1142,33 @@ class HoodPolitixState(State):
             held |= 1 << c
         return {"cards": total, "distinct": held.bit_count()}
 
-    # -- information ------------------------------------------------------------------
-    def _public_view(self) -> dict[str, Any]:
-        n = self.n
-        phase = self.phase
-        v: dict[str, Any] = {
-            "game": "hood_politix",
-            "round": self.round,
-            "min_rounds": self.game.min_rounds,
-            "dealer": self.dealer,
-            "phase": PHASE_NAMES[phase],
-            "pause": None if not self.pause else {"kind": PAUSE_NAMES[self.pause],
-                                                   "seat": self.pause_seat},
-            "to_act": list(self.to_act()),
-            "due": self.due if phase != OVER else None,
-            "scores": list(self.scores),
-            "hand_sizes": [h.bit_count() for h in self.hands],
-            "status": [STATUS_NAMES[s] for s in self.status],
-            "finish_order": list(self.finish_order),
-            "direction": "clockwise" if self.direction == 1 else "counter-clockwise",
-            "top": KIND_CODES[self.top],
-            "colour": C.COLOURS[self.colour],
-            "draw_pile": len(self.draw),
-            "discard_pile": len(self.discard),
-            "buried": codes(sum(1 << c for c in self.draw[:self.buried])),
-            "stack": ({"amount": self.stack, "in_yo_face": self.stack_iyf, "target": self.due}
-                      if phase == STACK else None),
-            "pending_finish": self.pending if self.pending >= 0 else None,
-            "slap_by": self.by if phase == SLAP_R else None,
-            "deal": {"by": self.by, "target": self.due} if phase == DEAL_R else None,
-            "snitch": {"by": self.by, "target": self.target} if phase == SNITCH_R else None,
-            "mic_check_due": self.mic_duty if self.mic_duty >= 0 else None,
-            "open_faults": self._open_faults(),
-            "timer_expired": self.expired,
-            "politix_left": list(self.politix_left),
-            "revealed": {str(s): codes(self.hands[s] & self.public) for s in range(n)
-                         if self.hands[s] & self.public},
-        }
-        if phase == MICDROP_WAIT:
-            v["mic_drop_window"] = {"finisher": self.drop_seat, "remaining": self.wait_seat}
-        return v
+    # -- judging, views, sampling (their own modules) ----------------------------------
+    def _judge(self, seat: int, action: int) -> Check:
+        """The judge hook (``State.judge``): legal if listed, else ``judging.judge`` —
+        faulty (§3, §5.1, §5.2) or refused (§9.4, §9.5)."""
+        if action in self.legal_actions(seat):
+            return LEGAL
+        return judging.judge(self, seat, action)
 
-    def _open_faults(self) -> list[dict[str, Any]]:
-        out = [{"seat": s, "fault": "mic-check"} for s in range(self.n)
-               if self.mic_open >> s & 1]
-        if self.drop_seat >= 0:
-            out.append({"seat": self.drop_seat, "fault": "mic-drop"})
-        if self.expired and not self.pause and self.phase not in (MICDROP_WAIT, OVER):
-            out.append({"seat": self.due, "fault": "timeout"})
-        return out
+    def _why_illegal(self, seat: int, action: int) -> Check:
+        """Why an unlisted attempt is not legal (``judging.judge``)."""
+        return self._judge(seat, action)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        v = self._public_view()
-        if seat is not None:
-            v["seat"] = seat
-            v["hand"] = codes(self.hands[seat])
-            known = self.seen[seat]
-            v["known"] = {str(s): codes(self.hands[s] & known) for s in range(self.n)
-                          if s != seat and self.hands[s] & known}
-            if self.phase == SNITCH_R and seat == self.by:
-                v["snitch_look"] = codes(self.hands[self.target])
-                take = self.snitch_take
-                v["snitch_take"] = KIND_CODES[take] if take >= 0 else None
-        return v
+    def phase_name(self) -> str:
+        """The phase's name in views (``mic_drop_window``)."""
+        return self.phase.label
 
-    def full_view(self) -> dict[str, Any]:
-        v = self._public_view()
-        v["hands"] = [codes(h) for h in self.hands]
-        v["draw_order"] = [C.CARD_CODES[c] for c in reversed(self.draw)]
-        v["discard"] = [C.CARD_CODES[c] for c in self.discard]
-        v["seen"] = [C.CARD_CODES[c] for m in self.seen for c in cards_of(m)]
-        v["move_number"] = self.move_number
-        v["timer_since"] = self.timer_since
-        v["pause_since"] = self.pause_since
-        v["counts"] = list(self.counts)
-        return v
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (``views.seat_view``); the core adds the shared fields."""
+        return views.seat_view(self, seat)
+
+    def _full_view(self) -> dict[str, Any]:
+        """Everything, for replays (``views.full_view``)."""
+        return views.full_view(self)
 
     def determinise(self, seat: int, rng: random.Random) -> HoodPolitixState:
-        """Redeal what ``seat`` cannot see: other hands (keeping sizes and the cards it
-        knows there — revealed, seen by Snitch or Deal) and the draw pile's order
-        (keeping the buried bottom cards).
-
-        Only the redealt hand cards are drawn here (a partial Fisher-Yates shuffle of
-        the unseen cards); the rest of the draw pile stays *unordered* and each draw
-        takes a random one of its cards (``_draw``). Both are uniform, like a full
-        shuffle, but a short search rollout draws a few cards, not ~100.
-        """
-        s = self._copy(self.shuffler.reseeded(rng))
-        n = self.n
-        if seat != self.by:
-            # Only the Snitch player knows of a pending take (their view alone shows it);
-            # anyone else sees a Snitch not yet resolved, and a redealt target may not
-            # even hold that kind. The Snitch player knows the target's whole hand, so
-            # their own samples keep it, and the take with it.
-            s.snitch_take = -1
-        know = self.seen[seat] | self.public
-        hands = [0] * n
-        pool = 0
-        need = [0] * n
-        for p in range(n):
-            h = self.hands[p]
-            if p == seat:
-                hands[p] = h
-                continue
-            hands[p] = h & know
-            pool |= h & ~know
-            need[p] = (h & ~know).bit_count()
-        buried = self.buried
-        cards = cards_of(pool) + self.draw[buried:]
-        dealt = deal_masks(cards, need, rng)
-        s.hands = [h | d for h, d in zip(hands, dealt, strict=True)]
-        k = sum(need)
-        s.draw = self.draw[:buried] + cards[k:]
-        s.unordered = len(cards) - k
-        return s
-
-    def clone(self) -> HoodPolitixState:
-        return self._copy(self.shuffler.copy())
+        """A state consistent with ``seat``'s view (``sampling.determinise``)."""
+        return sampling.determinise(self, seat, rng)
 
     def _position(self) -> dict[str, Any]:
         """This state's ``"state"`` object of a position (``position.py``)."""
@@ -1428,24 +1176,67 @@ class HoodPolitixState(State):
 
         return write(self)
 
-    def _copy(self, shuffler: Shuffler) -> HoodPolitixState:
-        """A copy with ``shuffler`` (a determinisation replaces the generator, so
-        copying it first would be wasted: that copy is most of a clone's cost)."""
-        s = HoodPolitixState.__new__(HoodPolitixState)
-        d = self.__dict__.copy()
-        d.pop("_legal_cache", None)
-        s.__dict__ = d
-        s.shuffler = shuffler
-        s.scores = self.scores[:]
-        s.hands = self.hands[:]
-        s.status = self.status[:]
-        s.draw = self.draw[:]
-        s.discard = self.discard[:]
-        s.finish_order = self.finish_order[:]
-        s.politix_left = self.politix_left[:]
-        s.seen = self.seen[:]
-        s.counts = self.counts[:]
-        return s
+    # ============================================================= the phase table (§3)
+    PHASES = PhaseTable(Phase, {
+        Phase.TURN: Rule(
+            Who.TURN | Who.WINDOW, (A_PLAY, A_DRAW, A_THROW, *_ANY_PHASE),
+            seats=to_act, window=_window_turn, legal=_legal_turn, apply=_apply_turn,
+            why=judging.why_turn, deadline=_timers,
+            opens="§2.5 the deal; after every completed move (§3)",
+            closes="a Deuce / In Yo Face → stack, a Pimp Slap → slap, a Deal on the next "
+                   "seat → deal, a Snitch → snitch (§4); the last seat left → round end (§6)"),
+        Phase.STACK: Rule(
+            Who.TURN | Who.WINDOW, (A_PLAY, A_ACCEPT, *_ANY_PHASE),
+            seats=to_act, window=_window_answer, legal=_legal_stack, apply=_apply_answer,
+            why=judging.why_answer, deadline=_timers,
+            opens="§4 Deuce / In Yo Face: the next seat must answer the stack",
+            closes="accept (draw it) or 5-0 → turn; Deuce, In Yo Face, Payback → stack on"),
+        Phase.SLAP: Rule(
+            Who.TURN | Who.WINDOW, (A_PLAY, A_ACCEPT, *_ANY_PHASE),
+            seats=to_act, window=_window_answer, legal=_legal_slap, apply=_apply_answer,
+            why=judging.why_answer, deadline=_timers,
+            opens="§4 Pimp Slap: the next seat answers",
+            closes="accept, Payback or 5-0 → the draws, then turn"),
+        Phase.DEAL: Rule(
+            Who.TURN | Who.WINDOW, (A_PLAY, A_ACCEPT, *_ANY_PHASE),
+            seats=to_act, window=_window_answer, legal=_legal_deal, apply=_apply_answer,
+            why=judging.why_answer, deadline=_timers,
+            opens="§4 Deal on the next seat: it may block",
+            closes="5-0 (no swap) or accept (swap, §9.2) → turn"),
+        Phase.SNITCH: Rule(
+            Who.TURN | Who.WINDOW, (A_REVEAL, A_TAKE, A_GIVE, *_ANY_PHASE),
+            seats=to_act, window=_window_answer, legal=_legal_snitch, apply=_apply_snitch,
+            why=judging.why_snitch, deadline=_timers,
+            opens="§4 Snitch on a seat holding cards: the Snitch player looks",
+            closes="reveal, or take then give (§9.10) → turn"),
+        Phase.MIC_DROP_WINDOW: Rule(
+            Who.TURN | Who.WINDOW, (A_PASS, A_ACCUSE),
+            seats=to_act, window=_window_mic_drop, legal=_legal_mic_drop, apply=_apply_pass,
+            deadline=_move_timer,
+            opens="§9.7 the One-on-One's finisher missed the Mic Drop",
+            closes="accused → the game goes on; pass or the deadline → round end"),
+        Phase.OVER: Rule(Who.NOBODY,
+                         opens="§6 after min_rounds, a unique lowest total", closes="never"),
+    })
+    # The entry points index these (one per phase, from the table above).
+    _WINDOW = dispatch(PHASES, "window", _nobody)
+    _LEGAL = dispatch(PHASES, "legal", _legal_nothing)
+    _APPLY = dispatch(PHASES, "apply", None)
+    _DEADLINE = dispatch(PHASES, "deadline", _no_timers)
 
 
-__all__ = ["HoodPolitixGame", "HoodPolitixState", "IN", "FINISHED", "PENDING"]
+#: The out-of-turn actions (§5), applied whatever the phase, by action type; ``None``: a
+#: move of the seat the game waits for, applied by the phase's rule.
+_ANYTIME: tuple[Any, ...] = tuple(
+    {A_THROW: HoodPolitixState._apply_throw, A_ACCUSE: HoodPolitixState._apply_accusation,
+     A_MIC: HoodPolitixState._apply_mic_check, A_POLITIX: HoodPolitixState._apply_politix,
+     A_END_POLITIX: HoodPolitixState._apply_pause_end,
+     A_RELEASE: HoodPolitixState._apply_pause_end,
+     A_EXPIRE: HoodPolitixState._apply_expire}.get(typ)
+    for typ in range(A_EXPIRE + 1))
+
+__doc__ = (__doc__ or "") + "\nThe phase table (``HoodPolitixState.PHASES``):\n\n" + \
+    HoodPolitixState.PHASES.markdown() + "\n"
+
+
+__all__ = ["HoodPolitixState", "Phase", "Status", "Pause", "IN", "FINISHED", "PENDING"]

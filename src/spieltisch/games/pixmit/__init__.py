@@ -3,7 +3,8 @@
 from ...core.game import GameSpec
 from ...core.options import Option
 from ...i18n import N_
-from .state import PixmitGame, PixmitState
+from .game import PixmitGame
+from .state import PixmitState
 
 SPEC = GameSpec(
     name="pixmit",

@@ -14,6 +14,8 @@ Size 6 + n + 561 + 561 + 33 + 33 + 42: 1,238 / 1,239 / 1,240 for 2 / 3 / 4 playe
 
 from __future__ import annotations
 
+from enum import Enum
+
 from ...core.game import IllegalAction
 from .cards import (
     CARD_CODES,
@@ -24,6 +26,24 @@ from .cards import (
     SUBSET_CARDS,
     SUBSET_INDEX,
 )
+
+
+class Move(Enum):
+    """The kinds of action, by the verb of their text (``ActionSpace.decode``'s kind)."""
+
+    CALL = "call"            # §3.1 CALL
+    KNOWLEDGE = "knowledge"  # §3.2 WISSEN
+    TARGET = "target"        # §3.3 OFFER: the target (private until the cards follow)
+    OFFER = "offer"          # §3.3 OFFER: the face-down cards
+    CLAIM = "claim"          # §3.3 an announcement about one offered card
+    ACCEPT = "accept"        # §3.4 ACCEPT
+    VETO = "veto"            # §3.4 VETO
+    CREATION = "creation"    # §3.5 SCHÖPFUNG
+    PASS = "pass"            # §3.5 let the veto stand
+    RETURN = "return"        # §3.4 ACCEPT: the cards given back, blind
+    MESSENGER = "messenger"  # §3.6 Blinder Bote (2 players)
+    BOTTOM = "bottom"        # §3.7 hand limit: a card under the stack
+
 
 CALL, KNOWLEDGE, ACCEPT, VETO, CREATION, PASS = range(6)
 SIMPLE: tuple[str, ...] = ("call", "knowledge", "accept", "veto", "creation", "pass")
@@ -49,9 +69,11 @@ class ActionSpace:
         self.all_claims: list[int] = list(range(self.claim_base, self.size))
 
     def target(self, seat: int) -> int:
+        """The action "target ``seat``"."""
         return TARGET_BASE + seat
 
     def offer(self, subset: int) -> int:
+        """The action "offer" of the cards of ``subset`` (``cards.SUBSETS``)."""
         return self.offer_base + subset
 
     def decode(self, action: int) -> tuple[str, int, int]:
@@ -71,7 +93,8 @@ class ActionSpace:
         return "claim", action - self.claim_base, 0
 
     def to_text(self, action: int) -> str:
-        kind, a, b = self.decode(action)
+        """The stable text of ``action`` (``"offer 05 13"``)."""
+        kind, a, _ = self.decode(action)
         if kind == "target":
             return f"target {a}"
         if kind in ("offer", "return"):
@@ -83,6 +106,7 @@ class ActionSpace:
         return kind
 
     def from_text(self, obj: object) -> int:
+        """The action a text names; ``IllegalAction`` says what is wrong with it."""
         if not isinstance(obj, str) or not obj.strip():
             raise IllegalAction(f"a Pixmit action is text such as 'offer 05 13', not {obj!r}")
         words = obj.split()
@@ -119,12 +143,14 @@ class ActionSpace:
                             f"claim, accept, veto, creation, pass, return, messenger, bottom)")
 
     def _card(self, word: str, obj: object) -> int:
+        """The card a word names (``"5"`` or ``"05"``)."""
         code = word.zfill(2) if word.isdigit() else word
         if code not in _CODE_INDEX:
             raise IllegalAction(f"unknown card {word!r} in {obj!r} (cards are 01..33)")
         return _CODE_INDEX[code]
 
     def _subset(self, words: list[str], obj: object) -> int:
+        """The subset index of 1 or 2 named cards."""
         if not 1 <= len(words) <= 2:
             raise IllegalAction(f"name 1 or 2 cards: {obj!r}")
         mask = 0

@@ -123,9 +123,12 @@ FIVE_SET_KINDS = frozenset(FIVE_SET_BASE)
 
 
 def _build_units() -> dict[int, tuple[int, str]]:
+    """Every scoring unit of §4 as ``{card mask: (points, kind)}``, the best kind where a
+    mask qualifies for several."""
     units: dict[int, tuple[int, str]] = {}
 
     def put(mask: int, value: int, kind: str) -> None:
+        """Keep ``mask`` as a unit worth ``value``, unless it is already worth more."""
         old = units.get(mask)
         if old is None or value > old[0]:
             units[mask] = (value, kind)
@@ -145,6 +148,7 @@ def _build_units() -> dict[int, tuple[int, str]]:
     put(ELITE, 150, K_ELITE)
 
     def five(mask: int, kind: str) -> None:
+        """A 5-card set, +30 Reinheits-Bonus without 21 or 32 (§4)."""
         bonus = PURITY_BONUS if not mask & JOKERS else 0
         put(mask, FIVE_SET_BASE[kind] + bonus, kind)
 
@@ -197,6 +201,7 @@ def best_layout(hand: int) -> tuple[int, list[int]]:
     memo: dict[int, tuple[int, int]] = {0: (0, 0)}
 
     def f(mask: int) -> int:
+        """§4 "Best score (exact)": the recursion over the lowest card of ``mask``."""
         hit = memo.get(mask)
         if hit is not None:
             return hit[0]
@@ -235,6 +240,8 @@ _CACHE_LIMIT = 200_000
 
 
 def _partners() -> list[int]:
+    """Per card, the cards it shares a unit with (Götter-Sätze aside: any two cards
+    complete them)."""
     out = [0] * NUM_CARDS
     for u, (_, kind) in UNIT.items():
         if kind != GODS:
@@ -339,6 +346,7 @@ def call_conditions(hand: int) -> list[str]:
 
 
 def may_call(hand: int) -> bool:
+    """§3.1 CALL: Elite, a natural set (6 cards of OK, PK or DK) or a Joker-Satz."""
     if hand & ELITE == ELITE:
         return True
     size = hand.bit_count()

@@ -54,15 +54,12 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.observation import Observer
 from . import cards as C
+from .terms import HAND_LIMIT, OFFER_OPEN, OVER, ROUNDS, TURN, Phase
 
 if TYPE_CHECKING:
-    from .state import PixmitGame, PixmitState
+    from .game import PixmitGame
+    from .state import PixmitState
 
-# Repeated from state.py, which imports this module (for ``PixmitGame.observer``).
-_PHASES = ("turn", "claim", "response", "creation", "return", "messenger", "discard", "over")
-_OVER = 7
-_HAND_LIMIT = 6
-_ROUNDS = 3
 _TOP_POINTS = 150.0
 _MOVES_PER_TURN = 9  # Wissen, target, offer, 2 claims, veto, pass, Bote, bottom
 _LOG = 8
@@ -92,7 +89,7 @@ class PixmitObserver(Observer):
         self.public_start = len(self.labels)
         self.mode = self.slots("mode", ("pro", "beginner")) + game.beginner
         self.start = self.slots("start_player", seats)
-        self.round = self.slots("round", range(1, _ROUNDS + 1)) - 1  # + round
+        self.round = self.slots("round", range(1, ROUNDS + 1)) - 1  # + round
         self.hand_size = self.per_seat("hand_size", numeric=True)
         self.stack_size = self.slot("stack_size", numeric=True)
         self.holder21 = self.slots("holder_21", [*seats, "stack"])
@@ -102,7 +99,7 @@ class PixmitObserver(Observer):
         self.reveal = {kind: self.per_seat(f"reveal.{name}", ".move", numeric=True)
                        for kind, name in ((C.K_KNOWLEDGE, "knowledge"),
                                           (C.K_CREATION, "creation"))}
-        self.move_scale = 1.0 / (_MOVES_PER_TURN * _ROUNDS * n + 1)
+        self.move_scale = 1.0 / (_MOVES_PER_TURN * ROUNDS * n + 1)
         self.public_end = len(self.labels)
         # -- the seat's own cards and what it knows (also with the cards) ----------------
         self.hand = self.slots("hand", cards)
@@ -113,7 +110,7 @@ class PixmitObserver(Observer):
         self.private_end = len(self.labels)
         # -- the turn: written at every step --------------------------------------------
         self.active = self.slots("active", seats)
-        self.phase = self.slots("phase", _PHASES)
+        self.phase = self.slots("phase", [p.label for p in Phase])
         self.to_act = self.slots("to_act", seats)
         self.may_call = self.slot("may_call")
         self.offer_target = self.slots("offer_target", seats)
@@ -124,7 +121,7 @@ class PixmitObserver(Observer):
         self.offer_cards = self.slots("offer.cards", cards)
         # -- what changes only with the log: the vetoes (one per "veto" entry), the log --
         self.vetoes = self.per_seat("vetoes", numeric=True)
-        self.veto_scale = 1.0 / (_ROUNDS * (n - 1))
+        self.veto_scale = 1.0 / (ROUNDS * (n - 1))
         # log[-i] for i = 1..8, one block each; per kind, the kind's slot and the (key,
         # offset) of each integer field, relative to the block: a field's slot is
         # offset + value (offsets absorb the first values of k and round).
@@ -202,9 +199,9 @@ class PixmitObserver(Observer):
         phase = state.phase
         D[self.active + state.active] = 1.0
         D[self.phase + phase] = 1.0
-        for p in state._actors:
+        for p in state.to_act():
             D[self.to_act + p] = 1.0
-        if phase == 0:
+        if phase is TURN:
             if state.target < 0:
                 if state.fresh:
                     D[self.may_call] = 1.0
@@ -214,7 +211,7 @@ class PixmitObserver(Observer):
             elif state.fresh:
                 D[self.may_call] = 1.0
         # the offer, as the view shows it (from phase claim until the turn ends)
-        if 0 < phase < _OVER and state.offer_cards:
+        if phase in OFFER_OPEN and state.offer_cards:
             D[self.offer] = 1.0
             D[self.offer_to + state.target] = 1.0
             D[self.offer_k + len(state.offer_cards)] = 1.0
@@ -259,7 +256,7 @@ class PixmitObserver(Observer):
                         D[base + p] = v * self.veto_scale
             self._log_of = (log, size)
             self._kept_log = D[self.vetoes:self.log_end]
-        if phase == _OVER:
+        if phase is OVER:
             self._write_final(state, D)
 
     def _write_public(self, state: PixmitState, D: array) -> None:
@@ -271,7 +268,7 @@ class PixmitObserver(Observer):
         D[self.round + state.round] = 1.0
         base = self.hand_size
         for p in range(n):
-            D[base + p] = hands[p].bit_count() / _HAND_LIMIT
+            D[base + p] = hands[p].bit_count() / HAND_LIMIT
         D[self.stack_size] = len(state.stack) / C.NUM_CARDS
         holder = state.holder21
         D[self.holder21 + (holder if holder >= 0 else n)] = 1.0

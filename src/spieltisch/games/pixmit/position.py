@@ -20,23 +20,23 @@ from typing import TYPE_CHECKING, Any
 from ...core.game import ConfigError
 from ...core.position import Fields, check_distinct
 from . import cards as C
-from .state import (
-    BIT21,
+from .state import BIT21, PixmitState
+from .terms import (
+    BY_LABEL,
     CLAIM,
     CREATION,
     DISCARD,
     HAND_LIMIT,
     MESSENGER,
     OVER,
-    PHASES,
     ROUNDS,
     TURN,
-    PixmitState,
+    Phase,
 )
 
 if TYPE_CHECKING:
     from ...core.cards import Shuffler
-    from .state import PixmitGame
+    from .game import PixmitGame
 
 _CLAIM_INDEX = {text.upper(): i for i, text in enumerate(C.CLAIM_TEXT)}
 #: The sets a reveal shows (§3.2 Wissen, §3.5 Schöpfung), and their cards.
@@ -51,7 +51,7 @@ _LOG_FIELDS: dict[str, tuple[str, ...]] = {
 
 def write(s: PixmitState) -> dict[str, Any]:
     """The ``"state"`` object of ``s`` (see the module docstring)."""
-    over = s.phase == OVER
+    over = s.phase is OVER
     public21 = BIT21 if s.holder21 >= 0 else 0
     seats = []
     for p, hand in enumerate(s.hands):
@@ -60,9 +60,9 @@ def write(s: PixmitState) -> dict[str, Any]:
             seat["known"] = C.card_codes(s.known[p] & ~hand & ~public21)
         seat["vetoes"] = s.vetoes[p]
         seats.append(seat)
-    out: dict[str, Any] = {"phase": PHASES[s.phase], "round": s.round, "start": s.start,
+    out: dict[str, Any] = {"phase": s.phase.label, "round": s.round, "start": s.start,
                            "active": s.active}
-    if s.phase == TURN:  # later in the turn it is always false
+    if s.phase is TURN:  # later in the turn it is always false
         out["fresh"] = s.fresh
     out.update({
         "target": s.target if s.target >= 0 else None,
@@ -88,7 +88,7 @@ def read(game: PixmitGame, f: Fields, shuffler: Shuffler) -> PixmitState:
         return f.int(key, 0, n - 1)
 
     s = PixmitState(game, shuffler)
-    phase = PHASES.index(f.str("phase", PHASES))
+    phase = BY_LABEL[f.str("phase", BY_LABEL)]
     s.round = f.int("round", 1, ROUNDS)
     s.start = seat_no("start")
     if game.start_player >= 0 and s.start != game.start_player:
@@ -96,10 +96,10 @@ def read(game: PixmitGame, f: Fields, shuffler: Shuffler) -> PixmitState:
                           f"{game.start_player}")
     s.active = seat_no("active")
     s.turn_index = (s.active - s.start) % n
-    if phase == TURN:
+    if phase is TURN:
         s.fresh = f.bool("fresh", default=True)
     elif f.has("fresh"):
-        raise ConfigError(f"{f.path('fresh')} belongs to phase turn only, not {PHASES[phase]}")
+        raise ConfigError(f"{f.path('fresh')} belongs to phase turn only, not {phase.label}")
     else:
         s.fresh = False
     target = f.optional("target", seat_no)
@@ -108,18 +108,18 @@ def read(game: PixmitGame, f: Fields, shuffler: Shuffler) -> PixmitState:
     check_distinct({f.path("offer"): s.offer_cards}, game, complete=False)
     s.offer = sum(1 << x for x in s.offer_cards)
     s.claims = _read_claims(f)
-    _read_cards(s, f, phase == OVER)
+    _read_cards(s, f, phase is OVER)
     _read_reveals(s, f)
     caller = f.optional("caller", seat_no)
     s.caller = -1 if caller is None else caller
     s.hunt = _read_hunt(f, game)
     s.log = _read_log(f, game)
-    if phase == OVER:
+    if phase is OVER:
         _check_end(s, f)
     else:
         _check_turn(s, phase, f)
     s._fix21()
-    if phase == OVER:
+    if phase is OVER:
         s._end_game()
     else:
         s._set_phase(phase)
@@ -147,6 +147,7 @@ def _read_cards(s: PixmitState, f: Fields, over: bool) -> None:
 
 
 def _read_claims(f: Fields) -> list[int]:
+    """The announcements made (§3.3): none, a group or a card number each."""
     out = []
     for i, text in enumerate(f.list("claims", default=[])):
         claim = _CLAIM_INDEX.get(text.upper()) if isinstance(text, str) else None
@@ -207,6 +208,7 @@ def _read_log(f: Fields, game: PixmitGame) -> list[dict[str, Any]]:
 
 
 def _read_conditions(e: Fields, key: str) -> list[str]:
+    """A call's conditions (§3.1 a–c) by name."""
     values = e.list(key)
     for i, c in enumerate(values):
         if c not in C.CALL_CONDITIONS:
@@ -215,17 +217,17 @@ def _read_conditions(e: Fields, key: str) -> list[str]:
     return list(values)
 
 
-def _check_turn(s: PixmitState, phase: int, f: Fields) -> None:
+def _check_turn(s: PixmitState, phase: Phase, f: Fields) -> None:
     """A game in progress: hands, offer, announcements and target fit the phase (§3),
     so that whoever is to act has a legal action now and later."""
     n, a, t, k = s.num_players, s.active, s.target, len(s.offer_cards)
-    name = PHASES[phase]
+    name = phase.label
     if s.caller >= 0 or s.hunt:
         raise ConfigError(f"{f.path('caller')} and {f.path('hunt')} belong to phase over, "
                           f"not {name}")
     for p, hand in enumerate(s.hands):
         where = f"{f.path('seats')}[{p}].hand"
-        limit = HAND_LIMIT + 1 if phase == DISCARD and p == a else HAND_LIMIT
+        limit = HAND_LIMIT + 1 if phase is DISCARD and p == a else HAND_LIMIT
         if not hand:
             raise ConfigError(f"{where} is empty: every hand holds cards until the game is "
                               f"over")
@@ -234,7 +236,7 @@ def _check_turn(s: PixmitState, phase: int, f: Fields) -> None:
                               f"phase {name} (§3.7)")
     if t == a:
         raise ConfigError(f"{f.path('target')}: seat {a} cannot offer to itself")
-    if phase == TURN:
+    if phase is TURN:
         if k or s.claims:
             raise ConfigError(f"in phase turn there is no offer yet: {f.path('offer')} and "
                               f"{f.path('claims')} must be empty")
@@ -256,8 +258,8 @@ def _check_turn(s: PixmitState, phase: int, f: Fields) -> None:
         raise ConfigError(f"{f.path('offer')}: {k} cards offered to seat {t}, which holds "
                           f"only {s.hands[t].bit_count()} (§3.3)")
     made = len(s.claims)
-    if (phase == CLAIM and made >= k) or (phase != CLAIM and made != k):
-        want = f"fewer than {k}" if phase == CLAIM else f"all {k}"
+    if (phase is CLAIM and made >= k) or (phase is not CLAIM and made != k):
+        want = f"fewer than {k}" if phase is CLAIM else f"all {k}"
         raise ConfigError(f"phase {name} needs {want} announcement(s) in {f.path('claims')}, "
                           f"not {made}")
     if s.game.beginner:
@@ -269,13 +271,13 @@ def _check_turn(s: PixmitState, phase: int, f: Fields) -> None:
     if phase in (MESSENGER, DISCARD) and n != 2:
         raise ConfigError(f"phase {name} follows the Blinder Bote, which only 2 players use "
                           f"(§3.6)")
-    if phase == MESSENGER and s.hands[t].bit_count() < 2:
+    if phase is MESSENGER and s.hands[t].bit_count() < 2:
         raise ConfigError(f"phase messenger follows a veto, which needs 2 cards in seat {t}'s "
                           f"hand (§3.4)")
-    if phase == DISCARD and s.hands[a].bit_count() != HAND_LIMIT + 1:
+    if phase is DISCARD and s.hands[a].bit_count() != HAND_LIMIT + 1:
         raise ConfigError(f"phase discard follows the Bote's card: seat {a} holds "
                           f"{HAND_LIMIT + 1} cards, not {s.hands[a].bit_count()}")
-    if phase == CREATION and (s.used_creation >> a & 1 or s.hands[a] & C.CREATION != C.CREATION):
+    if phase is CREATION and (s.used_creation >> a & 1 or s.hands[a] & C.CREATION != C.CREATION):
         raise ConfigError(f"phase creation: seat {a} must hold 03, 20, 25 and not have "
                           f"revealed Schöpfung yet (§3.5)")
 

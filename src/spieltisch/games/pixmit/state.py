@@ -14,130 +14,88 @@ offerer's hand; a reveal (Wissen, Schöpfung) and card 21 in a hand are public.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ...bots.base import Bot
 from ...core.cards import Shuffler
 from ...core.cards import cards_of as _cards
-from ...core.game import ConfigError, Event, Game, Result, State
+from ...core.fields import Copy, StateFields
+from ...core.game import Check, Event, Result, State, illegal, ranks_from_scores
+from ...core.phases import PhaseTable, Rule, Who
+from ...i18n import N_
 from . import actions as A
 from . import cards as C
-from .actions import ActionSpace
-from .observation import PixmitObserver
+from .actions import Move
+from .sampling import determinise
+from .terms import (
+    CLAIM,
+    CREATION,
+    DISCARD,
+    HAND_LIMIT,
+    MESSENGER,
+    OVER,
+    RESPONSE,
+    RETURN,
+    ROUNDS,
+    TURN,
+    Phase,
+)
+from .views import PixmitViews
 
 if TYPE_CHECKING:
-    from ...core.position import Fields
+    from .game import PixmitGame
 
-TURN, CLAIM, RESPONSE, CREATION, RETURN, MESSENGER, DISCARD, OVER = range(8)
-PHASES = ("turn", "claim", "response", "creation", "return", "messenger", "discard", "over")
-HAND_LIMIT = 6
-ROUNDS = 3
 BIT21 = 1 << C.JOKER_21
-
-
 #: A mask's card codes, lowest id first (a fresh list).
 _codes = C.card_codes
 
-# Read-only pieces shared by every view (docs/engine.md: a returned view is never
-# mutated, so views may share sub-objects; identical objects are also the cheapest for
-# consumers that compare views, like the RL encoder). Indexed by player count / seat.
-MAX_PLAYERS = 4
-#: ``to_act`` by ``_actors`` (nobody, or one seat).
-_TO_ACT: dict[tuple[int, ...], list[int]] = {(): [], **{(p,): [p] for p in range(MAX_PLAYERS)}}
-#: ``knowledge_used`` / ``creation_used`` by player count and mask of seats.
-_FLAGS: list[list[list[bool]]] = [
-    [[bool(mask >> p & 1) for p in range(n)] for mask in range(1 << n)]
-    for n in range(MAX_PLAYERS + 1)]
-#: Entries of ``known``: card x in seat p's hand, and card x at a stack position.
-_SEEN_IN_HAND: list[list[dict[str, Any]]] = [
-    [{"card": code, "seat": p} for code in C.CARD_CODES] for p in range(MAX_PLAYERS)]
-_SEEN_IN_STACK: list[list[dict[str, Any]]] = [
-    [{"card": code, "stack_from_top": i} for code in C.CARD_CODES] for i in range(C.NUM_CARDS)]
+
+def _by_phase(table: PhaseTable[Phase], handler: Callable[[Rule[Any]], Any],
+              default: Callable[..., Any]) -> tuple[Callable[..., Any], ...]:
+    """One handler of each phase's rule (``default`` where it has none), indexed by the
+    phase: the hot entry points index this tuple instead of looking the rule up."""
+    out: list[Callable[..., Any]] = [default] * len(table)
+    for phase, rule in table:
+        out[phase] = handler(rule) or default
+    return tuple(out)
 
 
-class PixmitGame(Game):
-    """Pixmit configured with a player count (2–4) and the mode."""
+def _nobody(state: PixmitState) -> tuple[int, ...]:
+    """Nobody acts (the game is over)."""
+    return ()
 
-    card_codes = C.CARD_CODES
 
-    def __init__(self, num_players: int, options: dict[str, Any]) -> None:
-        super().__init__(num_players, options)
-        self.mode: str = options["mode"]
-        self.beginner = self.mode == "beginner"
-        self.start_player: int = options["start_player"]
-        if self.start_player >= num_players:
-            raise ConfigError(f"option 'start_player' of pixmit must be below the player "
-                              f"count {num_players}, not {self.start_player}")
-        self.space = ActionSpace(num_players)
-
-    @property
-    def num_actions(self) -> int:
-        return self.space.size
-
-    def _new_state(self, rng: random.Random, stacked: list[list[int]]) -> PixmitState:
-        return PixmitState.deal(self, Shuffler(rng, stacked))
-
-    def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> PixmitState:
-        """A state from a position's ``"state"`` object (``position.py``)."""
-        from .position import read
-
-        return read(self, fields, shuffler)
-
-    def action_to_json(self, action: int) -> str:
-        return self.space.to_text(action)
-
-    def action_from_json(self, obj: Any) -> int:
-        return self.space.from_text(obj)
-
-    def describe_action(self, action: int) -> str:
-        kind, a, b = self.space.decode(action)
-        named = lambda cards: ", ".join(f"{C.CARD_CODES[x]} {C.NAMES[x]}" for x in cards)  # noqa: E731
-        if kind == "call":
-            return "Pixmit! (call: the game ends now)"
-        if kind == "knowledge":
-            return "Wissen: reveal 15, 19, 26 and look at the top two stack cards"
-        if kind == "accept":
-            return "accept the offer (then give back as many cards, blind)"
-        if kind == "veto":
-            return "veto the offer"
-        if kind == "creation":
-            return "Schöpfung: reveal 03, 20, 25 and overrule the veto"
-        if kind == "pass":
-            return "let the veto stand"
-        if kind == "target":
-            return f"choose seat {a} as the target of your offer (then the cards)"
-        if kind == "offer":
-            return f"offer face down: {named(C.SUBSET_CARDS[a])}"
-        if kind == "return":
-            return f"give back: {named(C.SUBSET_CARDS[a])}"
-        if kind == "messenger":
-            return f"Blinder Bote: give {named([a])}"
-        if kind == "bottom":
-            return f"put {named([a])} under the stack (hand limit 6)"
-        text = C.CLAIM_TEXT[a]
-        if a == 0:
-            return "announce nothing about this card"
-        if a <= len(C.GROUPS):
-            return f"announce: group {text} ({C.GROUP_NAMES[text]})"
-        return f"announce: card {text} ({C.NAMES[a - 1 - len(C.GROUPS)]})"
-
-    def render_view(self, view: dict[str, Any]) -> str:
-        from .render import render
-
-        return render(view)
-
-    def bots(self) -> dict[str, type[Bot]]:
-        from .bot import HeuristicBot
-
-        return {"heuristic": HeuristicBot}
-
-    def observer_class(self) -> type[PixmitObserver]:
-        """Pixmit's own RL observation (``observation.py``)."""
-        return PixmitObserver
+def _nothing(state: PixmitState, *args: int) -> list[Any]:
+    """No actions, no events: nobody acts (the game is over)."""
+    return []
 
 
 class PixmitState(State):
+    """One position of a Pixmit game: hands, stack and what each seat knows, the round
+    and turn, the offer in progress, vetoes and reveals, and the end (call and hunt)."""
+
     game: PixmitGame
+
+    #: Every field and how a copy treats it (``clone``, ``determinise``).
+    FIELDS = StateFields(
+        all_seats=Copy.VALUE,
+        # the cards and what each seat knows of them (§2, §3.8)
+        hands=Copy.LIST, stack=Copy.LIST, known=Copy.LIST, holder21=Copy.VALUE,
+        cards_version=Copy.VALUE,
+        # the round and the turn (§3)
+        start=Copy.VALUE, round=Copy.VALUE, turn_index=Copy.VALUE, active=Copy.VALUE,
+        phase=Copy.VALUE, fresh=Copy.VALUE, target=Copy.VALUE, offer=Copy.VALUE,
+        offer_cards=Copy.VALUE, claims=Copy.LIST, vetoes=Copy.LIST,
+        used_knowledge=Copy.VALUE, used_creation=Copy.VALUE,
+        log=Copy.LIST,  # entries are never changed once written
+        reveals=Copy.LIST,
+        # the end (§3.1 CALL, HUNT)
+        caller=Copy.VALUE, call_conds=Copy.LIST, hunt=Copy.LIST, hunt_eligible=Copy.LIST,
+        _actors=Copy.VALUE, _result=Copy.CACHE, _views=Copy.CACHE,
+    )
+    #: The result once over (``result``), and the views' caches (``views.py``).
+    _result: Result | None = None
+    _views: PixmitViews | None = None
 
     # -- setup (§2) ---------------------------------------------------------------------
     def __init__(self, game: PixmitGame, shuffler: Shuffler) -> None:
@@ -175,8 +133,9 @@ class PixmitState(State):
         self.call_conds: list[str] = []
         self.hunt: list[tuple[int, int]] = []
         self.hunt_eligible: list[int] = []
+        #: The seats the current phase waits for (its rule's ``seats``, kept by
+        #: ``_set_phase``: ``to_act`` is the hot path).
         self._actors: tuple[int, ...] = ()
-        self._result: Result | None = None
 
     @classmethod
     def deal(cls, game: PixmitGame, shuffler: Shuffler) -> PixmitState:
@@ -198,45 +157,25 @@ class PixmitState(State):
         s._begin_turn()
         return s
 
-    def clone(self) -> PixmitState:
-        s = PixmitState.__new__(PixmitState)
-        s.__dict__.update(self.__dict__)
-        s.__dict__.pop("_legal_cache", None)
-        s.__dict__.pop("_final_cache", None)
-        s.__dict__.pop("_private_cache", None)
-        s.shuffler = self.shuffler.copy()
-        s.hands = self.hands[:]
-        s.stack = self.stack[:]
-        s.known = self.known[:]
-        s.claims = self.claims[:]
-        s.vetoes = self.vetoes[:]
-        s.log = self.log[:]
-        s.reveals = self.reveals[:]
-        s.call_conds = self.call_conds[:]
-        s.hunt = self.hunt[:]
-        s.hunt_eligible = self.hunt_eligible[:]
-        return s
-
     def _position(self) -> dict[str, Any]:
         """This state's ``"state"`` object of a position (``position.py``)."""
-        from .position import write
+        from .position import write  # (it imports this module)
 
         return write(self)
 
-    # -- who acts -------------------------------------------------------------------------
+    # -- who acts: the phase table (``PHASES``) ------------------------------------------
     def to_act(self) -> tuple[int, ...]:
+        """The seat the current phase waits for (its rule's ``seats``, kept by
+        ``_set_phase``)."""
         return self._actors
 
-    def _set_phase(self, phase: int) -> None:
+    def _set_phase(self, phase: Phase) -> None:
+        """Enter ``phase``; whom it waits for comes from its rule (``PHASES``)."""
         self.phase = phase
-        if phase in (RESPONSE, RETURN, MESSENGER):
-            self._actors = (self.target,)
-        elif phase == OVER:
-            self._actors = ()
-        else:
-            self._actors = (self.active,)
+        self._actors = self._SEATS[phase](self)
 
     def _begin_turn(self) -> None:
+        """§3: the turn of the next player from S clockwise, nothing offered yet."""
         n = self.game.num_players
         self.active = (self.start + self.turn_index) % n
         self.fresh = True
@@ -246,279 +185,408 @@ class PixmitState(State):
         self.claims = []
         self._set_phase(TURN)
 
-    # -- legal actions ------------------------------------------------------------------
     def _legal_actions(self, seat: int) -> list[int]:
+        """The current phase's legal actions, for the seat it waits for (``PHASES``)."""
         if seat not in self._actors:
             return []
-        phase = self.phase
-        space = self.game.space
-        if phase == TURN:
-            a = self.active
-            hand = self.hands[a]
-            t = self.target
-            if t >= 0:
-                # the target is chosen (final, like a card laid down): only its offers
-                base = space.offer_base
-                subsets = C.card_ids(hand)  # a single card's subset index is its id
-                if self.hands[t].bit_count() >= 2:  # k ≤ |hand(T)|: pairs need 2 cards
-                    subsets = subsets + C.pairs_of(subsets)
-                return [base + s for s in subsets]
-            out: list[int] = []
-            if self.fresh and C.may_call(hand):
-                out.append(A.CALL)
-            if not self.used_knowledge >> a & 1 and hand & C.KNOWLEDGE == C.KNOWLEDGE:
-                out.append(A.KNOWLEDGE)
-            if hand:
-                out += [A.TARGET_BASE + p for p in range(self.game.num_players)
-                        if p != a and self.hands[p]]
-            return out
-        if phase == CLAIM:
-            if self.game.beginner:
-                base = space.claim_base
-                return [base + x for x in C.TRUTHFUL[self.offer_cards[len(self.claims)]]]
-            return space.all_claims
-        if phase == RESPONSE:
-            if self.game.num_players == 2 and self.hands[self.target].bit_count() < 2:
-                return [A.ACCEPT]
-            return [A.ACCEPT, A.VETO]
-        if phase == CREATION:
-            return [A.CREATION, A.PASS]
-        if phase == RETURN:
-            base = space.return_base
-            return [base + s for s in C.subsets_of(self.hands[self.target], len(self.offer_cards))]
-        if phase == MESSENGER:
-            base = space.messenger_base
-            return [base + x for x in _cards(self.hands[self.target])]
-        if phase == DISCARD:
-            base = space.bottom_base
-            return [base + x for x in _cards(self.hands[self.active])]
-        return []
+        return self._LEGAL[self.phase](self, seat)
 
-    def why_illegal(self, seat: int, action: int) -> str:
-        if self.is_over():
-            return "the game is over"
-        if seat not in self._actors:
-            who = ", ".join(map(str, self._actors))
-            return f"seat {seat} may not act now (waiting for seat {who}: {PHASES[self.phase]})"
-        text = self.game.action_to_json(action)
-        kind = self.game.space.decode(action)[0]
-        if self.phase == TURN and self.target >= 0:
-            if kind == "offer":
-                if C.SUBSETS[action - self.game.space.offer_base] & ~self.hands[self.active]:
-                    return f"{text}: offer cards of your own hand"
-                return (f"{text}: seat {self.target} holds "
-                        f"{self.hands[self.target].bit_count()} card(s), offer at most as many")
-            return f"{text}: the target (seat {self.target}) is chosen, now 'offer' the cards"
-        if kind == "offer" and self.phase == TURN:
-            return f"{text}: choose the target first ('target T'), then offer the cards"
-        if kind == "target" and self.phase == TURN:
-            return f"{text}: a target must be another seat holding cards"
-        if kind == "call":
-            if not self.fresh:
-                return "a call is only possible at the very start of the turn"
-            return "the hand meets no call condition (Joker-Satz, natural set, Elite)"
-        if kind == "veto" and self.phase == RESPONSE:
-            return "with 2 players a veto needs at least 2 cards in hand"
-        if kind == "claim" and self.phase == CLAIM:
-            return f"{text}: beginner mode allows only true announcements"
-        return f"{text} is not legal now (phase: {PHASES[self.phase]})"
-
-    # -- applying actions ----------------------------------------------------------------
     def _apply(self, seat: int, action: int) -> list[Event]:
-        phase = self.phase
-        if phase == TURN:
-            if action == A.CALL:
-                return self._call()
-            if action == A.KNOWLEDGE:
-                return self._knowledge()
-            if action < self.game.space.offer_base:
-                # private until the cards follow: no event, no log entry (rules.md)
-                self.target = action - A.TARGET_BASE
-                return []
-            return self._offer(action)
-        if phase == CLAIM:
-            claim = action - self.game.space.claim_base
-            self.claims.append(claim)
-            ev = [Event("claim", seat, {"card_index": len(self.claims) - 1,
+        """The current phase's rule applies the action (``PHASES``)."""
+        return self._APPLY[self.phase](self, seat, action)
+
+    def _the_active(self) -> tuple[int, ...]:
+        """The active seat A (§3 "Turn of player A")."""
+        return (self.active,)
+
+    def _the_target(self) -> tuple[int, ...]:
+        """The offer's target T (§3.4, §3.6)."""
+        return (self.target,)
+
+    # -- why an action is not legal ------------------------------------------------------
+    def _waiting(self, seat: int) -> Check | None:
+        """Only the seat the phase waits for acts: the reason when it is not ``seat``."""
+        if seat in self._actors:
+            return None
+        return illegal(N_("seat {seat} may not act now (waiting for seat {waiting}: {phase})"),
+                       seat=seat, waiting=", ".join(map(str, self._actors)),
+                       phase=self.phase.label)
+
+    def _why_not(self, seat: int, action: int) -> Check:
+        """The reasons every phase shares: not this seat's turn; a call after the start
+        of the turn or without a call condition (§3.1); else not legal in this phase."""
+        wrong = self._waiting(seat)
+        if wrong is not None:
+            return wrong
+        if action == A.CALL:
+            if not self.fresh:
+                return illegal(N_("a call is only possible at the very start of the turn"))
+            return illegal(N_("the hand meets no call condition (Joker-Satz, natural set, "
+                              "Elite)"))
+        return illegal(N_("{action} is not legal now (phase: {phase})"),
+                       action=self.game.action_to_json(action), phase=self.phase.label)
+
+    # -- phase TURN (§3.1–§3.3) ----------------------------------------------------------
+    def _turn_actions(self, seat: int) -> list[int]:
+        """§3.1 CALL (start of turn, a call condition met), §3.2 WISSEN (unused, 15, 19
+        and 26 held), §3.3 OFFER: first the target (another seat holding cards), then
+        1–2 cards, at most as many as the target holds."""
+        space = self.game.space
+        active = self.active
+        hand = self.hands[active]
+        target = self.target
+        if target >= 0:
+            # the target is chosen (final, like a card laid down): only its offers
+            subsets = C.card_ids(hand)  # a single card's subset index is its id
+            if self.hands[target].bit_count() >= 2:  # k ≤ |hand(T)|: pairs need 2 cards
+                subsets = subsets + C.pairs_of(subsets)
+            base = space.offer_base
+            return [base + s for s in subsets]
+        out: list[int] = []
+        if self.fresh and C.may_call(hand):
+            out.append(A.CALL)
+        if not self.used_knowledge >> active & 1 and hand & C.KNOWLEDGE == C.KNOWLEDGE:
+            out.append(A.KNOWLEDGE)
+        if hand:
+            out += [A.TARGET_BASE + p for p in range(self.game.num_players)
+                    if p != active and self.hands[p]]
+        return out
+
+    def _turn(self, seat: int, action: int) -> list[Event]:
+        """A call, Wissen, the offer's target (private: no event, no log entry, see
+        ``rules.md``) or the offer's cards."""
+        if action == A.CALL:
+            return self._call()
+        if action == A.KNOWLEDGE:
+            return self._knowledge()
+        if action < self.game.space.offer_base:
+            self.target = action - A.TARGET_BASE
+            return []
+        return self._offer(action)
+
+    def _why_not_turn(self, seat: int, action: int) -> Check:
+        """§3.3: the target first, another seat holding cards; then cards of the own
+        hand, at most as many as the target holds."""
+        wrong = self._waiting(seat)
+        if wrong is not None:
+            return wrong
+        space = self.game.space
+        text = space.to_text(action)
+        kind = space.decode(action)[0]
+        if self.target >= 0:
+            if kind == Move.OFFER.value:
+                if C.SUBSETS[action - space.offer_base] & ~self.hands[self.active]:
+                    return illegal(N_("{action}: offer cards of your own hand"), action=text)
+                return illegal(N_("{action}: seat {target} holds {count} card(s), offer at "
+                                  "most as many"), action=text, target=self.target,
+                               count=self.hands[self.target].bit_count())
+            return illegal(N_("{action}: the target (seat {target}) is chosen, now 'offer' "
+                              "the cards"), action=text, target=self.target)
+        if kind == Move.OFFER.value:
+            return illegal(N_("{action}: choose the target first ('target T'), then offer "
+                              "the cards"), action=text)
+        if kind == Move.TARGET.value:
+            return illegal(N_("{action}: a target must be another seat holding cards"),
+                           action=text)
+        return self._why_not(seat, action)
+
+    # -- phase CLAIM (§3.3) --------------------------------------------------------------
+    def _claims_of(self, seat: int) -> list[int]:
+        """§3.3: beginner mode, a true announcement about the next offered card; pro
+        mode, any announcement or none."""
+        space = self.game.space
+        if self.game.beginner:
+            base = space.claim_base
+            return [base + x for x in C.TRUTHFUL[self.offer_cards[len(self.claims)]]]
+        return space.all_claims
+
+    def _claim(self, seat: int, action: int) -> list[Event]:
+        """§3.3: one announcement; after the last one the target responds."""
+        claim = action - self.game.space.claim_base
+        self.claims.append(claim)
+        events = [Event("claim", seat, {"card_index": len(self.claims) - 1,
                                         "claim": C.CLAIM_TEXT[claim]})]
-            if len(self.claims) == len(self.offer_cards):
-                self._set_phase(RESPONSE)
-            return ev
-        if phase == RESPONSE:
-            if action == A.ACCEPT:
-                self.log.append({"kind": "accept", "seat": seat})
-                self._set_phase(RETURN)
-                return [Event("accept", seat)]
-            return self._veto()
-        if phase == CREATION:
-            if action == A.CREATION:
-                return self._creation()
-            return self._resolve_veto([Event("pass", seat)])
-        if phase == RETURN:
-            return self._swap(C.SUBSETS[action - self.game.space.return_base])
-        if phase == MESSENGER:
-            return self._messenger(action - self.game.space.messenger_base)
+        if len(self.claims) == len(self.offer_cards):
+            self._set_phase(RESPONSE)
+        return events
+
+    def _why_not_claim(self, seat: int, action: int) -> Check:
+        """§3.3: beginner mode allows only true announcements."""
+        wrong = self._waiting(seat)
+        if wrong is not None:
+            return wrong
+        if self.game.space.decode(action)[0] == Move.CLAIM.value:
+            return illegal(N_("{action}: beginner mode allows only true announcements"),
+                           action=self.game.action_to_json(action))
+        return self._why_not(seat, action)
+
+    # -- phase RESPONSE (§3.4) -----------------------------------------------------------
+    def _responses(self, seat: int) -> list[int]:
+        """§3.4: accept or veto; with 2 players a veto needs 2 cards in T's hand."""
+        if self.game.num_players == 2 and self.hands[self.target].bit_count() < 2:
+            return [A.ACCEPT]
+        return [A.ACCEPT, A.VETO]
+
+    def _respond(self, seat: int, action: int) -> list[Event]:
+        """§3.4 ACCEPT (T gives back as many cards next) or VETO."""
+        if action == A.ACCEPT:
+            self.log.append({"kind": "accept", "seat": seat})
+            self._set_phase(RETURN)
+            return [Event("accept", seat)]
+        return self._veto()
+
+    def _why_not_respond(self, seat: int, action: int) -> Check:
+        """§3.4: with 2 players a veto needs at least 2 cards in hand."""
+        wrong = self._waiting(seat)
+        if wrong is not None:
+            return wrong
+        if action == A.VETO:
+            return illegal(N_("with 2 players a veto needs at least 2 cards in hand"))
+        return self._why_not(seat, action)
+
+    # -- phase CREATION (§3.5) -----------------------------------------------------------
+    def _creation_choices(self, seat: int) -> list[int]:
+        """§3.5: reveal Schöpfung, or let the veto stand."""
+        return [A.CREATION, A.PASS]
+
+    def _create_or_pass(self, seat: int, action: int) -> list[Event]:
+        """§3.5 SCHÖPFUNG overrules the veto; a pass resolves it (§3.6)."""
+        if action == A.CREATION:
+            return self._creation()
+        return self._resolve_veto([Event("pass", seat)])
+
+    # -- phase RETURN (§3.4 ACCEPT) ------------------------------------------------------
+    def _returns(self, seat: int) -> list[int]:
+        """§3.4: T gives back k cards of its pre-trade hand, without seeing the offer."""
+        base = self.game.space.return_base
+        return [base + s for s in C.subsets_of(self.hands[self.target], len(self.offer_cards))]
+
+    def _give_back(self, seat: int, action: int) -> list[Event]:
+        """§3.4: the swap."""
+        return self._swap(C.SUBSETS[action - self.game.space.return_base])
+
+    # -- phase MESSENGER (§3.6, 2 players) -----------------------------------------------
+    def _messenger_cards(self, seat: int) -> list[int]:
+        """§3.6: any card of T's hand goes to the Blinder Bote."""
+        base = self.game.space.messenger_base
+        return [base + x for x in _cards(self.hands[self.target])]
+
+    def _send(self, seat: int, action: int) -> list[Event]:
+        """§3.6: T's card goes to A."""
+        return self._messenger(action - self.game.space.messenger_base)
+
+    # -- phase DISCARD (§3.7) ------------------------------------------------------------
+    def _discards(self, seat: int) -> list[int]:
+        """§3.7: any card of A's hand goes under the stack."""
+        base = self.game.space.bottom_base
+        return [base + x for x in _cards(self.hands[self.active])]
+
+    def _bottom(self, seat: int, action: int) -> list[Event]:
+        """§3.7: one card under the stack."""
         return self._discard(action - self.game.space.bottom_base)
 
+    #: The turn structure: what each phase allows (``core/phases.py``).
+    PHASES = PhaseTable(Phase, {
+        Phase.TURN: Rule(
+            Who.TURN, actions=(Move.CALL, Move.KNOWLEDGE, Move.TARGET, Move.OFFER),
+            seats=_the_active, legal=_turn_actions, apply=_turn, why=_why_not_turn,
+            opens="§3: a turn begins (after the deal, a turn or a round's draws)",
+            closes="a call → over; the offer's cards → claim"),
+        Phase.CLAIM: Rule(
+            Who.TURN, actions=(Move.CLAIM,), seats=_the_active, legal=_claims_of,
+            apply=_claim, why=_why_not_claim, opens="§3.3: the offer's cards are laid down",
+            closes="the last card's announcement → response"),
+        Phase.RESPONSE: Rule(
+            Who.TURN, actions=(Move.ACCEPT, Move.VETO), seats=_the_target, legal=_responses,
+            apply=_respond, why=_why_not_respond, opens="§3.3: every card is announced",
+            closes="accept → return; veto → creation (A holds Schöpfung), messenger (2 "
+                   "players) or the draws (§3.6)"),
+        Phase.CREATION: Rule(
+            Who.TURN, actions=(Move.CREATION, Move.PASS), seats=_the_active,
+            legal=_creation_choices, apply=_create_or_pass, why=_why_not,
+            opens="§3.5: a veto, A holds 03, 20, 25 unused",
+            closes="Schöpfung → return; pass → the veto is resolved (§3.6)"),
+        Phase.RETURN: Rule(
+            Who.TURN, actions=(Move.RETURN,), seats=_the_target, legal=_returns,
+            apply=_give_back, why=_why_not, opens="§3.4: accepted (or Schöpfung, §3.5)",
+            closes="the swap → the next turn"),
+        Phase.MESSENGER: Rule(
+            Who.TURN, actions=(Move.MESSENGER,), seats=_the_target, legal=_messenger_cards,
+            apply=_send, why=_why_not, opens="§3.6: a veto stands with 2 players",
+            closes="the card → discard (A holds 7) or the next turn"),
+        Phase.DISCARD: Rule(
+            Who.TURN, actions=(Move.BOTTOM,), seats=_the_active, legal=_discards,
+            apply=_bottom, why=_why_not, opens="§3.7: A holds more than 6 cards",
+            closes="back to 6 cards → the next turn"),
+        Phase.OVER: Rule(Who.NOBODY, opens="§5: a call, or the silent end after round 3",
+                         closes="never"),
+    })
+    # The hot entry points index these (one handler per phase, from the table).
+    _SEATS = _by_phase(PHASES, lambda rule: rule.seats, _nobody)
+    _LEGAL = _by_phase(PHASES, lambda rule: rule.legal, _nothing)
+    _APPLY = _by_phase(PHASES, lambda rule: rule.apply, _nothing)
+
+    # -- the rules of each step (§3) -----------------------------------------------------
     def _call(self) -> list[Event]:
         """§3.1 CALL: the game ends at once; if A holds 21, the HUNT follows."""
-        a = self.active
+        active = self.active
         n = self.game.num_players
-        self.caller = a
-        self.call_conds = C.call_conditions(self.hands[a])
-        self.log.append({"kind": "call", "seat": a, "conditions": self.call_conds})
-        events = [Event("call", a, {"conditions": self.call_conds,
-                                    "hand": _codes(self.hands[a])})]
-        if self.hands[a] & BIT21:
+        self.caller = active
+        self.call_conds = C.call_conditions(self.hands[active])
+        self.log.append({"kind": "call", "seat": active, "conditions": self.call_conds})
+        events = [Event("call", active, {"conditions": self.call_conds,
+                                         "hand": _codes(self.hands[active])})]
+        if self.hands[active] & BIT21:
             # HUNT: eligibility is fixed at the call; clockwise from the caller's left.
-            eligible = [(a + i) % n for i in range(1, n)
-                        if not C.has_set(self.hands[(a + i) % n])]
+            eligible = [(active + i) % n for i in range(1, n)
+                        if not C.has_set(self.hands[(active + i) % n])]
             self.hunt_eligible = eligible
             for p in eligible:
-                if not self.hands[a] & BIT21 or not self.hands[a]:
+                if not self.hands[active] & BIT21 or not self.hands[active]:
                     break
-                card = self.shuffler.shuffled(_cards(self.hands[a]))[0]
-                self.hands[a] &= ~(1 << card)
+                card = self.shuffler.shuffled(_cards(self.hands[active]))[0]
+                self.hands[active] &= ~(1 << card)
                 self.hands[p] |= 1 << card
                 self.hunt.append((p, card))
                 self.log.append({"kind": "hunt", "seat": p, "card": C.CARD_CODES[card]})
-                events.append(Event("hunt", p, {"from": a, "card": C.CARD_CODES[card]}))
+                events.append(Event("hunt", p, {"from": active, "card": C.CARD_CODES[card]}))
             self._fix21()  # 21 itself may have been drawn
         self._end_game()
         return events
 
     def _knowledge(self) -> list[Event]:
         """§3.2 WISSEN: reveal 15, 19, 26; privately see the top 2 stack cards."""
-        a = self.active
-        self.used_knowledge |= 1 << a
+        active = self.active
+        self.used_knowledge |= 1 << active
         self.fresh = False
-        self.known = [k | C.KNOWLEDGE for k in self.known]
+        self.known = [mask | C.KNOWLEDGE for mask in self.known]
         self.cards_version += 1
         seen = self.stack[-2:][::-1]
         for x in seen:
-            self.known[a] |= 1 << x
-        self.reveals.append({"seat": a, "set": C.K_KNOWLEDGE, "cards": _codes(C.KNOWLEDGE),
+            self.known[active] |= 1 << x
+        self.reveals.append({"seat": active, "set": C.K_KNOWLEDGE, "cards": _codes(C.KNOWLEDGE),
                              "move": self.move_number})
-        self.log.append({"kind": "knowledge", "seat": a})
-        return [Event("knowledge", a, {"cards": _codes(C.KNOWLEDGE)},
-                      {a: {"top": [C.CARD_CODES[x] for x in seen]}})]
+        self.log.append({"kind": "knowledge", "seat": active})
+        return [Event("knowledge", active, {"cards": _codes(C.KNOWLEDGE)},
+                      {active: {"top": [C.CARD_CODES[x] for x in seen]}})]
 
     def _offer(self, action: int) -> list[Event]:
         """§3.3 OFFER: target T ≠ A (chosen just before), 1–2 face-down cards; then the
         announcements."""
-        t = self.target
-        s = action - self.game.space.offer_base
+        target = self.target
+        subset = action - self.game.space.offer_base
         self.fresh = False
-        self.offer = C.SUBSETS[s]
-        self.offer_cards = C.SUBSET_CARDS[s]
+        self.offer = C.SUBSETS[subset]
+        self.offer_cards = C.SUBSET_CARDS[subset]
         self.claims = []
-        k = len(self.offer_cards)
-        self.log.append({"kind": "offer", "seat": self.active, "target": t, "k": k})
+        count = len(self.offer_cards)
+        self.log.append({"kind": "offer", "seat": self.active, "target": target, "k": count})
         self._set_phase(CLAIM)
-        return [Event("offer", self.active, {"target": t, "k": k},
+        return [Event("offer", self.active, {"target": target, "k": count},
                       {self.active: {"cards": _codes(self.offer)}})]
 
     def _veto(self) -> list[Event]:
         """§3.4 VETO: counts for the tie-break; Schöpfung may overrule it (§3.5)."""
-        t, a = self.target, self.active
-        self.vetoes[t] += 1
-        self.log.append({"kind": "veto", "seat": t})
-        events = [Event("veto", t, {"vetoes": self.vetoes[t]})]
-        if not self.used_creation >> a & 1 and self.hands[a] & C.CREATION == C.CREATION:
+        target, active = self.target, self.active
+        self.vetoes[target] += 1
+        self.log.append({"kind": "veto", "seat": target})
+        events = [Event("veto", target, {"vetoes": self.vetoes[target]})]
+        if not self.used_creation >> active & 1 and self.hands[active] & C.CREATION == C.CREATION:
             self._set_phase(CREATION)
             return events
         return self._resolve_veto(events)
 
     def _creation(self) -> list[Event]:
         """§3.5 SCHÖPFUNG: reveal 03, 20, 25; the veto is ignored and ACCEPT follows."""
-        a = self.active
-        self.used_creation |= 1 << a
-        self.known = [k | C.CREATION for k in self.known]
+        active = self.active
+        self.used_creation |= 1 << active
+        self.known = [mask | C.CREATION for mask in self.known]
         self.cards_version += 1
-        self.reveals.append({"seat": a, "set": C.K_CREATION, "cards": _codes(C.CREATION),
+        self.reveals.append({"seat": active, "set": C.K_CREATION, "cards": _codes(C.CREATION),
                              "move": self.move_number})
-        self.log.append({"kind": "creation", "seat": a})
+        self.log.append({"kind": "creation", "seat": active})
         self._set_phase(RETURN)
-        return [Event("creation", a, {"cards": _codes(C.CREATION)})]
+        return [Event("creation", active, {"cards": _codes(C.CREATION)})]
 
     def _resolve_veto(self, events: list[Event]) -> list[Event]:
         """§3.6: 3–4 players draw k and put C under; 2 players use the Blinder Bote."""
-        a = self.active
+        active = self.active
         if self.game.num_players == 2:
             self._set_phase(MESSENGER)
             return events
-        k = len(self.offer_cards)
-        before = self.hands[a]
+        count = len(self.offer_cards)
+        before = self.hands[active]
         drawn = []
-        for _ in range(k):
+        for _ in range(count):
             card = self.stack.pop()
             drawn.append(card)
-            self.hands[a] |= 1 << card
+            self.hands[active] |= 1 << card
         for x in self.offer_cards:
             # the last card listed ends up as the very bottom card (§8.5)
-            self.hands[a] &= ~(1 << x)
+            self.hands[active] &= ~(1 << x)
             self.stack.insert(0, x)
         known = self.known
         for p in range(self.game.num_players):
-            if p != a:
+            if p != active:
                 known[p] &= ~before
         for x in drawn:
-            known[a] |= 1 << x
+            known[active] |= 1 << x
         self._fix21()
-        self.log.append({"kind": "veto_draw", "seat": a, "k": k})
-        events.append(Event("veto_draw", a, {"k": k},
-                            {a: {"drawn": [C.CARD_CODES[x] for x in drawn],
-                                 "to_bottom": [C.CARD_CODES[x] for x in self.offer_cards]}}))
+        self.log.append({"kind": "veto_draw", "seat": active, "k": count})
+        events.append(Event("veto_draw", active, {"k": count},
+                            {active: {"drawn": [C.CARD_CODES[x] for x in drawn],
+                                      "to_bottom": [C.CARD_CODES[x] for x in self.offer_cards]}}))
         return self._end_turn(events)
 
     def _swap(self, given: int) -> list[Event]:
         """§3.4 ACCEPT: swap C and R face down."""
-        a, t = self.active, self.target
+        active, target = self.active, self.target
         offer = self.offer
-        self.hands[a] = (self.hands[a] & ~offer) | given
-        self.hands[t] = (self.hands[t] & ~given) | offer
+        self.hands[active] = (self.hands[active] & ~offer) | given
+        self.hands[target] = (self.hands[target] & ~given) | offer
         known = self.known
-        both = self.hands[a] | self.hands[t]
+        both = self.hands[active] | self.hands[target]
         for p in range(self.game.num_players):
-            if p != a and p != t:
+            if p != active and p != target:
                 known[p] &= ~both
-        known[a] |= self.hands[a] | offer
-        known[t] |= self.hands[t] | given
+        known[active] |= self.hands[active] | offer
+        known[target] |= self.hands[target] | given
         self._fix21()
-        self.log.append({"kind": "swap", "seat": a, "target": t, "k": len(self.offer_cards)})
-        return self._end_turn([Event("swap", t, {"with": a, "k": len(self.offer_cards)},
-                                     {a: {"received": _codes(given), "gave": _codes(offer)},
-                                      t: {"received": _codes(offer), "gave": _codes(given)}})])
+        count = len(self.offer_cards)
+        self.log.append({"kind": "swap", "seat": active, "target": target, "k": count})
+        return self._end_turn([Event("swap", target, {"with": active, "k": count},
+                                     {active: {"received": _codes(given), "gave": _codes(offer)},
+                                      target: {"received": _codes(offer), "gave": _codes(given)}})])
 
     def _messenger(self, card: int) -> list[Event]:
         """§3.6, 2 players: T's chosen card goes via the Bote to A; A keeps C."""
-        a, t = self.active, self.target
-        self.hands[t] &= ~(1 << card)
-        self.hands[a] |= 1 << card
-        self.known[a] |= 1 << card
-        self.known[t] |= 1 << card
+        active, target = self.active, self.target
+        self.hands[target] &= ~(1 << card)
+        self.hands[active] |= 1 << card
+        self.known[active] |= 1 << card
+        self.known[target] |= 1 << card
         self._fix21()
-        self.log.append({"kind": "messenger", "seat": t, "to": a})
-        events = [Event("messenger", t, {"to": a},
-                        {a: {"card": C.CARD_CODES[card]}, t: {"card": C.CARD_CODES[card]}})]
-        if self.hands[a].bit_count() > HAND_LIMIT:
+        self.log.append({"kind": "messenger", "seat": target, "to": active})
+        seen = {"card": C.CARD_CODES[card]}
+        events = [Event("messenger", target, {"to": active}, {active: seen, target: seen})]
+        if self.hands[active].bit_count() > HAND_LIMIT:
             self._set_phase(DISCARD)
             return events
         return self._end_turn(events)
 
     def _discard(self, card: int) -> list[Event]:
         """§3.7 hand limit 6: the excess goes under the stack, card by card."""
-        a = self.active
-        self.hands[a] &= ~(1 << card)
+        active = self.active
+        self.hands[active] &= ~(1 << card)
         self.stack.insert(0, card)
-        lost = self.hands[a] | (1 << card)
+        lost = self.hands[active] | (1 << card)
         for p in range(self.game.num_players):
-            if p != a:
+            if p != active:
                 self.known[p] &= ~lost
         self._fix21()
-        self.log.append({"kind": "bottom", "seat": a})
-        events = [Event("bottom", a, {}, {a: {"card": C.CARD_CODES[card]}})]
-        if self.hands[a].bit_count() > HAND_LIMIT:
+        self.log.append({"kind": "bottom", "seat": active})
+        events = [Event("bottom", active, {}, {active: {"card": C.CARD_CODES[card]}})]
+        if self.hands[active].bit_count() > HAND_LIMIT:
             return events
         return self._end_turn(events)
 
@@ -529,16 +597,18 @@ class PixmitState(State):
         self.cards_version += 1
         self.holder21 = self._holder21()
         if self.holder21 >= 0:
-            self.known = [k | BIT21 for k in self.known]
+            self.known = [mask | BIT21 for mask in self.known]
 
     def _holder21(self) -> int:
+        """The seat holding card 21, or -1 when it lies in the stack."""
         for p, h in enumerate(self.hands):
             if h & BIT21:
                 return p
         return -1
 
     def _end_turn(self, events: list[Event]) -> list[Event]:
-        """Next turn; after the last turn of a round the draws (§3.1) or the silent end."""
+        """Next turn; after the last turn of a round the draws (§3 step 1) or the silent end
+        (§3 step 3)."""
         n = self.game.num_players
         self.turn_index += 1
         if self.turn_index == n:
@@ -552,9 +622,9 @@ class PixmitState(State):
             draws = []
             for i in range(n):
                 p = (self.start + i) % n
-                k = min(2, HAND_LIMIT - self.hands[p].bit_count())
+                count = min(2, HAND_LIMIT - self.hands[p].bit_count())
                 got = []
-                for _ in range(max(k, 0)):
+                for _ in range(max(count, 0)):
                     card = self.stack.pop()
                     got.append(card)
                     self.hands[p] |= 1 << card
@@ -569,6 +639,7 @@ class PixmitState(State):
         return events
 
     def _end_game(self) -> None:
+        """§5: the game ends; every card's place becomes known (the hands are shown)."""
         self.offer = 0
         self.offer_cards = ()
         self.claims = []
@@ -579,7 +650,8 @@ class PixmitState(State):
 
     # -- end and scoring (§4) -------------------------------------------------------------
     def is_over(self) -> bool:
-        return self.phase == OVER
+        """§5: a call, or the silent end after round 3."""
+        return self.phase is OVER
 
     def final_scores(self) -> list[int]:
         """§4 final scoring: each hand's best score; Vernichtung −5 on a caller's hand."""
@@ -589,6 +661,7 @@ class PixmitState(State):
         return scores
 
     def round_number(self) -> int:
+        """The round (§3: 1..3)."""
         return self.round
 
     def standing(self) -> list[float]:
@@ -596,19 +669,23 @@ class PixmitState(State):
         return [float(s) for s in self.final_scores()]
 
     def annihilation_effect(self) -> bool:
+        """§4 final scoring 2: the caller's hand has Vernichtung in an optimal assignment."""
         return self.caller >= 0 and C.annihilation_counts(self.hands[self.caller])
 
     def result(self) -> Result:
+        """§4: the highest score wins; on a tie fewer vetoes; if still tied the win is
+        shared (no single winner)."""
         if self._result is None:
             scores = self.final_scores()
-            keys = [(-s, self.vetoes[p]) for p, s in enumerate(scores)]
-            ranks = tuple(1 + sum(1 for k in keys if k < mine) for mine in keys)
+            # the score first, then fewer vetoes
+            ranks = ranks_from_scores([(s, -self.vetoes[p]) for p, s in enumerate(scores)])
             best = [p for p, r in enumerate(ranks) if r == 1]
             self._result = Result(tuple(float(s) for s in scores), ranks,
                                   best[0] if len(best) == 1 else None)
         return self._result
 
     def stats(self) -> dict[str, Any]:
+        """How the game ended, the hunt, vetoes, scoring units and reveals used."""
         units: dict[str, int] = {}
         for h in self.hands:
             for u in C.cached_layout(h)[1]:
@@ -629,213 +706,25 @@ class PixmitState(State):
         }
 
     def components(self) -> dict[str, int]:
+        """The 33 cards: in the hands or the stack (§1)."""
         return {"cards": sum(h.bit_count() for h in self.hands) + len(self.stack)}
 
-    # -- information ------------------------------------------------------------------------
-    def _common(self) -> dict[str, Any]:
-        n = self.game.num_players
-        holder = self.holder21
-        offer = None
-        if self.phase in (CLAIM, RESPONSE, CREATION, RETURN, MESSENGER, DISCARD) and \
-                self.offer_cards:
-            offer = {"from": self.active, "to": self.target, "k": len(self.offer_cards),
-                     "claims": [C.CLAIM_TEXT[x] for x in self.claims]}
-        return {
-            "game": "pixmit",
-            "players": n,
-            "mode": self.game.mode,
-            "round": self.round,
-            "start_player": self.start,
-            "active": self.active,
-            "phase": PHASES[self.phase],
-            "to_act": _TO_ACT[self._actors],
-            "may_call": self.phase == TURN and self.fresh,
-            "hand_sizes": list(map(int.bit_count, self.hands)),
-            "stack_size": len(self.stack),
-            "holder_21": holder if holder >= 0 else "stack",
-            "vetoes": list(self.vetoes),
-            "knowledge_used": _FLAGS[n][self.used_knowledge],
-            "creation_used": _FLAGS[n][self.used_creation],
-            "reveals": list(self.reveals),
-            "offer": offer,
-            "log": self.log[-12:],
-        }
+    # -- information (``views.py``) ------------------------------------------------------
+    def _views_of(self) -> PixmitViews:
+        """This state's views and their caches (made on the first view)."""
+        views = self._views
+        if views is None:
+            views = self._views = PixmitViews()
+        return views
 
-    def _final(self) -> dict[str, Any]:
-        """The end-of-game summary, the same for every seat: built once per state (kept
-        by owner id and move number; shared, read-only, by the views)."""
-        cache = self.__dict__.get("_final_cache")
-        if cache is not None and cache[0] == id(self) and cache[1] == self.move_number:
-            return cache[2]  # type: ignore[no-any-return]
-        final = self._build_final()
-        self._final_cache = (id(self), self.move_number, final)
-        return final
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees (``views.py``)."""
+        return self._views_of().view(self, seat)
 
-    def _build_final(self) -> dict[str, Any]:
-        return {
-            "hands": [_codes(h) for h in self.hands],
-            "layouts": [C.layout_text(h) for h in self.hands],
-            "scores": self.final_scores(),
-            "caller": self.caller,
-            "call_conditions": list(self.call_conds),
-            "hunt": [[p, C.CARD_CODES[x]] for p, x in self.hunt],
-            "annihilation_effect": self.annihilation_effect(),
-            "result": self.result().to_json(),
-        }
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        out = self._common()
-        out["seat"] = seat
-        if self.phase == OVER:
-            out["final"] = self._final()
-        if seat is None:
-            return out
-        out["hand"], out["score"], known = self._private(seat)
-        if seat == self.active:
-            if out["offer"] is not None:
-                out["offer"]["cards"] = [C.CARD_CODES[x] for x in self.offer_cards]
-            elif self.phase == TURN and self.target >= 0:
-                # the chosen target is the active seat's secret until the cards follow
-                out["offer_target"] = self.target
-                out["may_call"] = False
-        out["known"] = known
-        return out
-
-    def _private(self, seat: int) -> tuple[list[str], int, list[dict[str, Any]]]:
-        """The seat's hand, its score and the places it knows, shared read-only by its
-        views until cards move or become known (kept by owner id and ``cards_version``)."""
-        cache = self.__dict__.get("_private_cache")
-        if cache is None or cache[0] != id(self) or cache[1] != self.cards_version:
-            cache = self._private_cache = (id(self), self.cards_version, {})
-        got = cache[2].get(seat)
-        if got is None:
-            hand = self.hands[seat]
-            got = cache[2][seat] = (_codes(hand), C.score(hand), self._known_places(seat))
-        return got
-
-    def _known_places(self, seat: int) -> list[dict[str, Any]]:
-        """The cards of other hands, then of the stack (bottom first), whose place
-        ``seat`` knows (``known[seat]``); the entries are shared read-only dicts."""
-        mine = self.known[seat]
-        out: list[dict[str, Any]] = []
-        held = 0
-        for p, h in enumerate(self.hands):
-            held |= h
-            if p != seat and h & mine:
-                seen = _SEEN_IN_HAND[p]
-                out += [seen[x] for x in C.card_ids(h & mine)]
-        if mine & ~held:  # every card not in a hand is in the stack
-            top = len(self.stack) - 1
-            out += [_SEEN_IN_STACK[top - i][x] for i, x in enumerate(self.stack) if mine >> x & 1]
-        return out
-
-    def full_view(self) -> dict[str, Any]:
-        out = self._common()
-        out["hands"] = [_codes(h) for h in self.hands]
-        out["stack_top_first"] = [C.CARD_CODES[x] for x in reversed(self.stack)]
-        out["offer_cards"] = [C.CARD_CODES[x] for x in self.offer_cards]
-        if self.phase == TURN and self.target >= 0:
-            out["offer_target"] = self.target
-        out["known"] = list(self.known)
-        out["move_number"] = self.move_number
-        out["hunt"] = [[p, C.CARD_CODES[x]] for p, x in self.hunt]
-        out["hunt_eligible"] = list(self.hunt_eligible)
-        if self.phase == OVER:
-            out["final"] = self._final()
-        return out
+    def _full_view(self) -> dict[str, Any]:
+        """Everything (``views.py``)."""
+        return self._views_of().full_view(self)
 
     def determinise(self, seat: int, rng: random.Random) -> PixmitState:
-        """Resample every card whose place ``seat`` does not know.
-
-        Kept: the seat's hand, every card it knows the place of (``known``), hand
-        sizes, the stack size, card 21's public place (a hand, or somewhere in the
-        stack), which cards are on offer to the extent the seat knows them, and in
-        beginner mode the announcements made about cards still on offer. A chosen
-        target not yet offered to stays only in the active seat's own samples (nobody
-        else sees it; without it, the active seat's options are those of the turn's
-        start, as far as the others know: ``fresh`` is unchanged by the choice).
-        """
-        s = self.clone()
-        s.shuffler = self.shuffler.reseeded(rng)
-        if self.phase == OVER:
-            return s
-        if self.phase == TURN and seat != self.active:
-            s.target = -1
-        mine = self.known[seat]
-        # slots: ("h", p, offered?) for hands, ("s", index) for the stack
-        slots: list[tuple[str, int, int]] = []
-        pool: list[int] = []
-        for p, h in enumerate(self.hands):
-            for x in _cards(h & ~mine):
-                offered = 1 if (p == self.active and self.offer >> x & 1) else 0
-                slots.append(("h", p, offered))
-                pool.append(x)
-        for i, x in enumerate(self.stack):
-            if not mine >> x & 1:
-                slots.append(("s", i, 0))
-                pool.append(x)
-        if not pool:
-            return s
-        old_cards = list(pool)
-        assignment = self._sample(slots, old_cards, rng)
-        hands = self.hands[:]
-        for (kind, idx, _), old in zip(slots, old_cards, strict=True):
-            if kind == "h":
-                hands[idx] &= ~(1 << old)
-        # what other seats knew moves with the slot: a card's knowledge bits follow it
-        hidden = sum(1 << x for x in old_cards)
-        new_known = [k & ~hidden for k in self.known]
-        remap: dict[int, int] = {}
-        for (kind, idx, _), old, new in zip(slots, old_cards, assignment, strict=True):
-            remap[old] = new
-            for p, k in enumerate(self.known):
-                if k >> old & 1:
-                    new_known[p] |= 1 << new
-            if kind == "h":
-                hands[idx] |= 1 << new
-            else:
-                s.stack[idx] = new
-        s.hands = hands
-        s.known = new_known
-        if self.offer_cards:
-            s.offer_cards = tuple(remap.get(x, x) for x in self.offer_cards)
-            s.offer = sum(1 << x for x in s.offer_cards)
-        return s
-
-    def _sample(self, slots: list[tuple[str, int, int]], cards: list[int],
-                rng: random.Random) -> list[int]:
-        """A random assignment of ``cards`` to ``slots`` honouring the public constraints.
-
-        Card 21 among hidden cards is in the stack (in a hand it is public): it goes to a
-        random hidden stack slot. In beginner mode, a hidden card on offer gets a card
-        its announcement is true of (number claims first).
-        """
-        claimed: list[tuple[int, int]] = []
-        if self.game.beginner and self.claims:
-            by_card = {x: self.claims[i] for i, x in enumerate(self.offer_cards)
-                       if i < len(self.claims)}
-            claimed = [(j, by_card[x]) for j, x in enumerate(cards)
-                       if x in by_card and slots[j][2]]
-            claimed.sort(key=lambda jc: -jc[1])
-        stack_slots = [j for j, sl in enumerate(slots) if sl[0] == "s"]
-        for _ in range(50):
-            pool = cards[:]
-            rng.shuffle(pool)
-            out: list[int] = [-1] * len(cards)
-            if C.JOKER_21 in pool:
-                out[rng.choice(stack_slots)] = C.JOKER_21
-                pool.remove(C.JOKER_21)
-            ok = True
-            for j, claim in claimed:
-                choices = [y for y in pool if claim in C.TRUTHFUL[y]]
-                if not choices or out[j] >= 0:
-                    ok = False
-                    break
-                y = rng.choice(choices)
-                out[j] = y
-                pool.remove(y)
-            if not ok:
-                continue
-            it = iter(pool)
-            return [y if y >= 0 else next(it) for y in out]
-        return cards[:]
+        """Every card whose place ``seat`` does not know, resampled (``sampling.py``)."""
+        return determinise(self, seat, rng)

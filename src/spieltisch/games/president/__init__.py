@@ -3,7 +3,8 @@
 from ...core.game import GameSpec
 from ...core.options import Option
 from ...i18n import N_
-from .state import PresidentGame, PresidentState
+from .game import PresidentGame
+from .state import PresidentState
 
 SPEC = GameSpec(
     name="president",

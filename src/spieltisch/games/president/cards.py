@@ -31,6 +31,7 @@ NUM_ACTIONS = FIRST_GIVE + NUM_CARDS
 
 
 def rank_of(card: int) -> int:
+    """The card's rank: 0 ("3") … 12 ("2"), 13 for a Joker (§1)."""
     return JOKER_RANK if card >= JK1 else card >> 2
 
 
@@ -93,6 +94,7 @@ BEATING = [[[r for r in range(13) if strength(r, rev) > strength(t, rev)] for t 
 
 
 def code(card: int) -> str:
+    """The card's code (``"10H"``, ``"JK1"``)."""
     return CARD_CODES[card]
 
 

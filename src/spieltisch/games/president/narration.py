@@ -19,7 +19,7 @@ from ...i18n import N_
 from ...narration import Context
 from ...narration import Narrator as BaseNarrator
 from .cards import FIRST_GIVE, NUM_ACTIONS, PASS, PLAY_MASK, codes
-from .state import EXCHANGE, OVER, PLAY, role_names
+from .state import Phase, role_names
 
 _SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -45,9 +45,9 @@ ROLE_WORDS: dict[Role, str] = {
 
 #: The game's phases as words (board header).
 PHASE_WORDS: dict[str, str] = {
-    PLAY: N_("playing"),
-    EXCHANGE: N_("card exchange"),
-    OVER: N_("game over"),
+    Phase.PLAY.name.lower(): N_("playing"),
+    Phase.EXCHANGE.name.lower(): N_("card exchange"),
+    Phase.OVER.name.lower(): N_("game over"),
 }
 
 
@@ -201,7 +201,7 @@ class Narrator(BaseNarrator):
                 tags.append(tr.gettext(N_("passed")))
             lines.append("  " + line + (" — " + ", ".join(tags) if tags else ""))
         to_act: list[int] = view["to_act"]
-        if view["phase"] == PLAY:
+        if view["phase"] == Phase.PLAY.name.lower():
             if pile["size"]:
                 lines.append(tr.nformat("Pile: {cards} by {player} — single cards",
                                         "Pile: {cards} by {player} — sets of {n}",
@@ -210,7 +210,7 @@ class Narrator(BaseNarrator):
             else:
                 lines.append(tr.gettext(N_("Pile: empty (any set may be led)")))
             lines.append(tr.format(N_("To play: {player}"), player=who(to_act[0])))
-        elif view["phase"] == EXCHANGE:
+        elif view["phase"] == Phase.EXCHANGE.name.lower():
             for step in view["exchange"]:
                 lines.append(tr.nformat("Exchange: {player} gives {n} card to {receiver}",
                                         "Exchange: {player} gives {n} cards to {receiver}",

@@ -40,10 +40,14 @@ order stay equal (compared by value, so any state may be written in any order).
 from __future__ import annotations
 
 from array import array
+from typing import TYPE_CHECKING
 
 from ...core.observation import Observer
 from .cards import CARD_CODES, NUM_CARDS
-from .state import EXCHANGE, OVER, PLAY, START_POINTS, PresidentGame, PresidentState, role_names
+from .state import START_POINTS, Phase, PresidentState, role_names
+
+if TYPE_CHECKING:
+    from .game import PresidentGame
 
 ROUND_SCALE = 0.1
 SCORE_SCALE = 1.0 / START_POINTS
@@ -51,7 +55,6 @@ COUNT_SCALE = 0.5  # the President gives 2 cards, the Prime Minister 1
 #: Exchange steps the view can list (``exchange``): President → Beggar (its 2 cards),
 #: Peasant → Prime Minister (automatic, run when it comes first), PM → Peasant.
 EXCHANGE_STEPS = 3
-PHASES = (PLAY, EXCHANGE, OVER)
 
 #: The slot values of each byte of a card mask: 8 floats as bytes (bit i -> 1.0).
 _ROW8: tuple[bytes, ...] = tuple(
@@ -68,8 +71,11 @@ class PresidentObserver(Observer):
         self.n = n
         seats = range(n)
         # -- public part --------------------------------------------------------------
-        phase = self.slots("phase", PHASES)
-        self.phase_at = {p: phase + i for i, p in enumerate(PHASES)}
+        phase = self.slots("phase", [p.name.lower() for p in Phase])
+        #: ``phase_at[p]``: the slot of phase ``p`` (indexed by the phase's value).
+        self.phase_at = [0] * len(Phase)
+        for i, p in enumerate(Phase):
+            self.phase_at[p] = phase + i
         round_ = self.slot("round", numeric=True)
         to_act = self.slots("to_act", seats)
         revolution = self.slot("revolution")

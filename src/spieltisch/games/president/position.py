@@ -22,13 +22,14 @@ from ...core.cards import mask_of
 from ...core.game import ConfigError
 from ...core.position import Fields, check_distinct
 from . import cards as C
-from .state import EXCHANGE, OVER, PLAY, PresidentState, exchange_steps
+from .state import Phase, PresidentState, exchange_steps
 
 if TYPE_CHECKING:
     from ...core.cards import Shuffler
-    from .state import PresidentGame
+    from .game import PresidentGame
 
-PHASES = (PLAY, EXCHANGE, OVER)
+#: The phases by the names positions write.
+PHASES = {p.name.lower(): p for p in Phase}
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,7 @@ class Give:
     automatic: bool  # the Beggar's and the Peasant's gives (their highest cards, §2.4)
 
     def describe(self) -> str:
+        """The give in words, for error messages."""
         return f"{len(self.cards)} card(s) to seat {self.to}" + \
             (", automatic" if self.automatic else "")
 
@@ -69,10 +71,10 @@ def write(state: PresidentState) -> dict[str, Any]:
                 "passed": [s for s in range(n) if state.passed >> s & 1]}
     return {
         "round": state.round,
-        "phase": state.phase,
+        "phase": state.phase.name.lower(),
         "revolution": state.rev,
         "seats": seats,
-        "to_move": state.to_move if state.phase == PLAY else None,
+        "to_move": state.to_move if state.phase is Phase.PLAY else None,
         "pile": pile,
         "finished": list(state.finished),
         "last_order": list(state.last_order),
@@ -85,7 +87,7 @@ def read(game: PresidentGame, f: Fields, shuffler: Shuffler) -> PresidentState:
     """The state a position's ``"state"`` object describes, checked against the rules."""
     n = game.num_players
     round_ = f.int("round", 1)
-    phase = f.str("phase", PHASES)
+    phase = PHASES[f.str("phase", tuple(PHASES))]
     rev = f.bool("revolution", default=False)
     hands: list[list[int]] = []
     scores: list[int] = []
@@ -125,9 +127,9 @@ def read(game: PresidentGame, f: Fields, shuffler: Shuffler) -> PresidentState:
         state.pile_size, state.top_cards = pile.size, mask_of(pile.top)
         state.top_rank, state.owner = C.rank_of(pile.top[0]), pile.owner
         state.passed = mask_of(pile.passed)
-    if phase == PLAY:
+    if phase is Phase.PLAY:
         state.to_move = to_move
-    elif phase == EXCHANGE:
+    elif phase is Phase.EXCHANGE:
         state.to_move = last_order[-1]  # the Beggar leads after the exchange (§2.1)
         # the first pending step is a choice (automatic gives run at once), the rest as dealt
         later = steps[len(steps) - len(exchange) + 1:]
@@ -145,6 +147,7 @@ def read(game: PresidentGame, f: Fields, shuffler: Shuffler) -> PresidentState:
 # -- reading the parts ----------------------------------------------------------------------
 
 def _give(f: Fields, game: PresidentGame, seat: int) -> Give:
+    """What ``seat`` gave this round (§2.4): to another seat, named cards."""
     to = f.int("to", 0, game.num_players - 1)
     if to == seat:
         raise ConfigError(f"{f.path('to')}: seat {seat} cannot give cards to itself")
@@ -158,6 +161,7 @@ def _give(f: Fields, game: PresidentGame, seat: int) -> Give:
 
 
 def _pile(f: Fields, game: PresidentGame) -> Pile:
+    """The pile (§3): its set size, the top play, its owner and who passed."""
     n = game.num_players
     pile = Pile(f.int("size", 1, 4), f.cards("top", game), f.int("owner", 0, n - 1),
                 _seats(f, "passed", n))
@@ -203,10 +207,10 @@ def _check_pile(pile: Pile, hands: list[list[int]], played: list[int]) -> None:
             raise ConfigError(f"seat {s} passed on the pile but holds no cards")
 
 
-def _check_roles(round_: int, phase: str, last_order: list[int], n: int) -> None:
+def _check_roles(round_: int, phase: Phase, last_order: list[int], n: int) -> None:
     """Roles come from the previous round's finishing order (§4); at the game's end
     ``last_order`` is the final round's."""
-    if round_ > 1 or phase == OVER:
+    if round_ > 1 or phase is Phase.OVER:
         if len(last_order) != n:
             raise ConfigError(f"state.last_order must list all {n} seats (a round's "
                               f"finishing order, President first) from round 2 on and at "
@@ -215,15 +219,15 @@ def _check_roles(round_: int, phase: str, last_order: list[int], n: int) -> None
         raise ConfigError("state.last_order must be empty in round 1: nobody has a role yet")
 
 
-def _check_exchange(phase: str, exchange: list[list[int]], last_order: list[int]
+def _check_exchange(phase: Phase, exchange: list[list[int]], last_order: list[int]
                     ) -> list[list[int]]:
     """The pending steps are the rest of this round's exchange (§2.4); the automatic
     ones run at once, so the first pending step is the President's or the Prime
     Minister's. Returns the round's steps (none in round 1)."""
-    if (phase == EXCHANGE) != bool(exchange):
-        raise ConfigError(f"state.phase is {phase!r} but state.exchange "
+    if (phase is Phase.EXCHANGE) != bool(exchange):
+        raise ConfigError(f"state.phase is {phase.name.lower()!r} but state.exchange "
                           + ("lists gives still to make" if exchange else "is empty"))
-    if phase == OVER or not last_order:
+    if phase is Phase.OVER or not last_order:
         if exchange:
             raise ConfigError("there is no exchange in round 1 (§2.4)")
         return []
@@ -242,11 +246,11 @@ def _check_exchange(phase: str, exchange: list[list[int]], last_order: list[int]
     return steps
 
 
-def _check_gives(round_: int, phase: str, gives: list[Give | None], steps: list[list[int]],
+def _check_gives(round_: int, phase: Phase, gives: list[Give | None], steps: list[list[int]],
                  exchange: list[list[int]]) -> None:
     """Each seat's give matches the exchange so far: before the first pending step all
     gives are made, in it the cards already given (§2.4)."""
-    if phase == OVER and round_ > 1:
+    if phase is Phase.OVER and round_ > 1:
         return  # last_order is the final round's now: this round's roles are not known
     want: list[Give | None] = [None] * len(gives)
     pending = len(steps) - len(exchange) if exchange else len(steps)
@@ -283,12 +287,12 @@ def _check_ceilings(gives: list[Give | None], hands: list[list[int]]) -> None:
                     "highest cards (§2.4)")
 
 
-def _check_phase(phase: str, scores: list[int], hands: list[list[int]], to_move: int | None,
+def _check_phase(phase: Phase, scores: list[int], hands: list[list[int]], to_move: int | None,
                  pile: Pile | None, finished: list[int], last_order: list[int], rev: bool,
                  played: list[int], exchange: list[list[int]]) -> None:
     """What each phase implies about turns, hands, the pile and the scores (§2–§5)."""
     n = len(hands)
-    if phase == OVER:
+    if phase is Phase.OVER:
         if min(scores) > 0:
             raise ConfigError("state.phase is 'over' but no seat has 0 points or fewer (§5)")
         if to_move is not None:
@@ -304,7 +308,7 @@ def _check_phase(phase: str, scores: list[int], hands: list[list[int]], to_move:
     for s, score in enumerate(scores):
         if score <= 0:
             raise ConfigError(f"seat {s} has {score} points: the game would be over (§5)")
-    if phase == EXCHANGE:
+    if phase is Phase.EXCHANGE:
         if to_move is not None:
             raise ConfigError(f"state.to_move must be null during the exchange: the Beggar "
                               f"(seat {last_order[-1]}) leads after it")

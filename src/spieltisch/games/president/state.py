@@ -8,12 +8,16 @@ never wild; a pass is permanent for the pile; four of a kind toggles the revolut
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from enum import Enum, IntEnum
 from operator import getitem
 from typing import TYPE_CHECKING, Any
 
-from ...core.cards import Shuffler, cards_of, deal_masks
-from ...core.game import Event, Game, IllegalAction, Result, State
-from ...core.observation import Observer
+from ...core.cards import Shuffler, cards_of
+from ...core.fields import Copy, StateFields
+from ...core.game import Check, Event, Result, State, illegal, ranks_from_scores
+from ...core.phases import PhaseTable, Rule, Who
+from ...i18n import N_
 from . import cards as C
 from .cards import (
     BEATING,
@@ -21,7 +25,6 @@ from .cards import (
     JK1,
     JOKER_RANK,
     JOKER_SETS,
-    NUM_ACTIONS,
     NUM_CARDS,
     PASS,
     PLAY_JK1,
@@ -33,12 +36,39 @@ from .cards import (
     best_rank,
     codes,
 )
+from .sampling import determinise
 
 if TYPE_CHECKING:
-    from ...core.position import Fields
+    from .game import PresidentGame
 
 START_POINTS = 50
-PLAY, EXCHANGE, OVER = "play", "exchange", "over"
+
+
+class Phase(IntEnum):
+    """Where a game stands: the exchange before play (§2.4), play (§3), the end (§5)."""
+
+    PLAY = 0      # the seat to move leads, follows or passes (§3)
+    EXCHANGE = 1  # the President and the Prime Minister choose cards to give (§2.4)
+    OVER = 2      # a seat has 0 points or fewer after a round (§5)
+
+    @property
+    def label(self) -> str:
+        """The phase's name in views and positions (``"exchange"``)."""
+        return self.name.lower()
+
+
+#: Aliases for the hot paths (a global is read faster than an Enum attribute).
+PLAY, EXCHANGE, OVER = Phase
+
+
+class Move(Enum):
+    """The kinds of action (``cards.py`` numbers them)."""
+
+    PLAY_SET = "play"  # a set of one rank, or one or two Jokers (§3)
+    PASS = "pass"      # when following (§3)
+    GIVE = "give"      # one card of the exchange (§2.4)
+
+
 #: Codes of each play action's cards (event text without a per-play lookup; hot in search).
 _PLAY_CODES = [tuple(codes(m)) for m in PLAY_MASK]
 #: ``estimate``: a set's weight in the plays a hand still needs, by rank and revolution:
@@ -58,6 +88,8 @@ def role_points(num_players: int) -> list[int]:
 
 
 def role_names(num_players: int) -> list[str]:
+    """Roles by finishing position (§4): President, Prime Minister, Citizens, Peasant,
+    Beggar."""
     return ["president", "prime_minister"] + ["citizen"] * (num_players - 4) + [
         "peasant", "beggar"]
 
@@ -71,85 +103,42 @@ def exchange_steps(order: list[int]) -> list[list[int]]:
             [peasant, pm, 1, 1], [pm, peasant, 1, 0]]
 
 
-class PresidentGame(Game):
-    card_codes = C.CARD_CODES
+def _by_phase(table: PhaseTable[Phase], handler: Callable[[Rule[Any]], Any],
+              default: Callable[..., Any]) -> tuple[Callable[..., Any], ...]:
+    """One handler of each phase's rule (``default`` where it has none), indexed by the
+    phase: the hot entry points index this tuple instead of looking the rule up."""
+    out: list[Callable[..., Any]] = [default] * len(table)
+    for phase, rule in table:
+        out[phase] = handler(rule) or default
+    return tuple(out)
 
-    def __init__(self, num_players: int, options: dict[str, Any]) -> None:
-        super().__init__(num_players, options)
-        self.skip_rule: bool = options["skip_rule"]
-        self.first_leader: int = options["first_leader"]
-        if self.first_leader >= num_players:
-            from ...core.game import ConfigError
 
-            raise ConfigError(f"option 'first_leader' of president must be below the player "
-                              f"count {num_players}, not {self.first_leader}")
+def _nobody(state: PresidentState) -> tuple[int, ...]:
+    """Nobody acts (the game is over)."""
+    return ()
 
-    @property
-    def num_actions(self) -> int:
-        return NUM_ACTIONS
 
-    def _new_state(self, rng: random.Random, stacked: list[list[int]]) -> PresidentState:
-        return PresidentState.deal_first(self, Shuffler(rng, stacked))
-
-    # -- action forms: "pass", "play 10H 10S", "play JK1", "give QS" ------------
-    def action_to_json(self, action: int) -> str:
-        if action == PASS:
-            return "pass"
-        if action >= FIRST_GIVE:
-            return "give " + C.CARD_CODES[action - FIRST_GIVE]
-        return "play " + " ".join(codes(PLAY_MASK[action]))
-
-    def action_from_json(self, obj: Any) -> int:
-        if not isinstance(obj, str):
-            raise IllegalAction(f"an action is a string such as 'play 10H 10S', not {obj!r}")
-        words = obj.strip().split()
-        if not words:
-            raise IllegalAction("empty action")
-        verb, args = words[0].lower(), [w.upper() for w in words[1:]]
-        if verb == "pass" and not args:
-            return PASS
-        for a in args:
-            if a not in self._card_index():
-                raise IllegalAction(f"unknown card {a!r} (cards look like 10H, QS, JK1)")
-        ids = [self._card_index()[a] for a in args]
-        if verb == "give" and len(ids) == 1:
-            return FIRST_GIVE + ids[0]
-        if verb == "play" and ids:
-            if len(set(ids)) != len(ids):
-                raise IllegalAction("a card is named twice")
-            action = C.play_action(sum(1 << c for c in ids))
-            if action is None:
-                raise IllegalAction(
-                    "a play is 1–4 cards of one rank (Jokers only with Jokers): "
-                    + " ".join(args))
-            return action
-        raise IllegalAction(f"not an action: {obj!r} (try 'play 7H 7S', 'pass', 'give QS')")
-
-    def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> PresidentState:
-        """A state from a position's ``"state"`` object (``position.py``)."""
-        from .position import read  # (it imports this module)
-
-        return read(self, fields, shuffler)
-
-    def render_view(self, view: dict[str, Any]) -> str:
-        from .render import render
-
-        return render(view)
-
-    def bots(self) -> dict[str, type]:
-        from .bot import HeuristicBot
-
-        return {"heuristic": HeuristicBot}
-
-    def observer_class(self) -> type[Observer]:
-        """President's own RL observation (``observation.py``)."""
-        from .observation import PresidentObserver  # (it imports this module)
-
-        return PresidentObserver
+def _nothing(state: PresidentState, *args: int) -> list[Any]:
+    """No actions, no events: nobody acts (the game is over)."""
+    return []
 
 
 class PresidentState(State):
+    """One position of a President game: hands and scores, the pile, the exchange."""
+
     game: PresidentGame
+
+    #: Every field and how a copy treats it (``clone``, ``determinise``).
+    FIELDS = StateFields(
+        hands=Copy.LIST, scores=Copy.LIST, round=Copy.VALUE, phase=Copy.VALUE,
+        rev=Copy.VALUE,
+        # the pile (§3)
+        pile_size=Copy.VALUE, top_rank=Copy.VALUE, top_cards=Copy.VALUE, owner=Copy.VALUE,
+        passed=Copy.VALUE, to_move=Copy.VALUE, finished=Copy.LIST,
+        # roles and the exchange (§2.4, §4)
+        last_order=Copy.LIST, exchange=Copy.NESTED, gave=Copy.NESTED, received=Copy.LIST,
+        ceiling=Copy.LIST, played=Copy.VALUE,
+    )
 
     def __init__(self, game: PresidentGame, shuffler: Shuffler) -> None:
         n = game.num_players
@@ -160,7 +149,7 @@ class PresidentState(State):
         self.scores = [START_POINTS] * n
         self.round = 0
         self.phase = PLAY
-        self.rev = False
+        self.rev = False  # the revolution: rank order reversed (§3)
         # The pile: size n (0 = empty, the leader leads), top rank and cards, owner, passes.
         self.pile_size = 0
         self.top_rank = -1
@@ -182,6 +171,7 @@ class PresidentState(State):
     # -- setup (§2) -----------------------------------------------------------------
     @classmethod
     def deal_first(cls, game: PresidentGame, shuffler: Shuffler) -> PresidentState:
+        """§2.1: round 1's leader is random (or the option's); then round 1 is dealt."""
         s = cls(game, shuffler)
         leader = shuffler.seat(game.first_leader, game.num_players)
         opening: list[Event] = []
@@ -190,7 +180,7 @@ class PresidentState(State):
         return s
 
     def _start_round(self, leader: int, events: list[Event]) -> None:
-        """Deal one at a time clockwise from the leader; then exchange (round 2 on)."""
+        """§2: deal one at a time clockwise from the leader; then exchange (round 2 on)."""
         n = self.num_players
         self.round += 1
         self.rev = False
@@ -227,6 +217,7 @@ class PresidentState(State):
             self.phase = PLAY
 
     def _move_cards(self, giver: int, receiver: int, cards: int, events: list[Event]) -> None:
+        """§2.4: ``giver`` hands ``cards`` to ``receiver``; both see them."""
         self.hands[giver] &= ~cards
         self.hands[receiver] |= cards
         self.gave[giver][receiver] = self.gave[giver].get(receiver, 0) | cards
@@ -236,6 +227,7 @@ class PresidentState(State):
                             {giver: seen, receiver: seen}))
 
     def _new_pile(self, leader: int) -> None:
+        """§3: an empty pile that ``leader`` leads."""
         self.pile_size = 0
         self.top_rank = -1
         self.top_cards = 0
@@ -243,95 +235,111 @@ class PresidentState(State):
         self.passed = 0
         self.to_move = leader
 
-    # -- who acts ----------------------------------------------------------------------
+    # -- who acts: the phase table (``PHASES``) ------------------------------------------
+    # The PLAY rule is inlined in these three (nearly every action is a play: they are
+    # the throughput loop, and the dispatch cost 5% there); other phases use the table.
     def to_act(self) -> tuple[int, ...]:
-        if self.phase == PLAY:
+        """The seat the current phase waits for (``PHASES``)."""
+        if self.phase is PLAY:
             return (self.to_move,)
-        if self.phase == EXCHANGE:
-            return (self.exchange[0][0],)
-        return ()
+        return self._SEATS[self.phase](self)
 
     def _legal_actions(self, seat: int) -> list[int]:
-        if self.phase == PLAY:
-            if seat != self.to_move:
-                return []
-            return self._plays(self.hands[seat])
-        if self.phase == EXCHANGE and seat == self.exchange[0][0]:
-            return [FIRST_GIVE + c for c in cards_of(self.hands[seat])]
-        return []
+        """The current phase's legal actions of ``seat`` (``PHASES``)."""
+        if self.phase is PLAY:
+            return self._plays(self.hands[seat]) if seat == self.to_move else []
+        return self._LEGAL[self.phase](self, seat)
+
+    def _apply(self, seat: int, action: int) -> list[Event]:
+        """The current phase's rule applies the action (``PHASES``)."""
+        if self.phase is PLAY:
+            return self._play(seat, action)
+        return self._APPLY[self.phase](self, seat, action)
+
+    def _not_your_turn(self, seat: int) -> Check | None:
+        """One seat acts at a time (§2.4, §3): the reason when it is not ``seat``."""
+        turn = self.to_act()[0]
+        if seat != turn:
+            return illegal(N_("it is seat {turn}'s turn, not seat {seat}'s"),
+                           turn=turn, seat=seat)
+        return None
+
+    # -- phase EXCHANGE (§2.4) -------------------------------------------------------------
+    def _giver(self) -> tuple[int, ...]:
+        """§2.4: the President, then the Prime Minister (the automatic gives run at once)."""
+        return (self.exchange[0][0],)
+
+    def _gives_of(self, seat: int) -> list[int]:
+        """§2.4: the giver gives "any" card of its hand, one action per card."""
+        if seat != self.exchange[0][0]:
+            return []
+        return [FIRST_GIVE + c for c in cards_of(self.hands[seat])]
+
+    def _give(self, seat: int, action: int) -> list[Event]:
+        """§2.4: one card to the receiver; the last of the step runs the next automatic
+        give, and the last give of the exchange starts play."""
+        events: list[Event] = []
+        giver, receiver, count, _ = self.exchange[0]
+        self._move_cards(giver, receiver, 1 << (action - FIRST_GIVE), events)
+        if count == 1:
+            self.exchange.pop(0)
+            self._run_automatic_gives(events)
+        else:
+            self.exchange[0][2] = count - 1
+        return events
+
+    def _why_not_give(self, seat: int, action: int) -> Check:
+        """§2.4: the giver gives a card of its own hand; nobody plays yet."""
+        wrong = self._not_your_turn(seat)
+        if wrong is not None:
+            return wrong
+        if action < FIRST_GIVE:
+            return illegal(N_("during the exchange you give a card ('give QS')"))
+        return illegal(N_("you do not hold {cards}"), cards=C.CARD_CODES[action - FIRST_GIVE])
+
+    # -- phase PLAY (§3) ------------------------------------------------------------------
+    def _mover(self) -> tuple[int, ...]:
+        """§3: ``toMove``."""
+        return (self.to_move,)
+
+    def _plays_of(self, seat: int) -> list[int]:
+        """§3: the plays of the seat to move (``_plays``)."""
+        if seat != self.to_move:
+            return []
+        return self._plays(self.hands[seat])
 
     def _plays(self, hand: int) -> list[int]:
         """§3: any set when leading; trump, beat or match when following."""
         jokers = (hand >> JK1) & 3
-        n = self.pile_size
-        if n == 0:  # LEAD: passing is not allowed
+        size = self.pile_size
+        if size == 0:  # LEAD: passing is not allowed
             out: list[int] = []
             for r in range(13):
-                nib = (hand >> (r << 2)) & 15
-                if nib:
-                    out += SETS[r][nib][0]
+                nibble = (hand >> (r << 2)) & 15
+                if nibble:
+                    out += SETS[r][nibble][0]
             return out + JOKER_SETS[jokers][0]
         out = [PASS]
         top = self.top_rank
         if top == JOKER_RANK:  # a Joker on top can never be beaten
             return out
         for r in BEATING[self.rev][top]:
-            nib = (hand >> (r << 2)) & 15
-            if nib:
-                out += SETS[r][nib][n]
+            nibble = (hand >> (r << 2)) & 15
+            if nibble:
+                out += SETS[r][nibble][size]
         if self.game.skip_rule and top != best_rank(self.rev):
-            nib = (hand >> (top << 2)) & 15
-            if nib:
-                out += SETS[top][nib][n]
+            nibble = (hand >> (top << 2)) & 15
+            if nibble:
+                out += SETS[top][nibble][size]
         if jokers:
             out += JOKER_SETS[jokers][1]  # trump: a single Joker beats any set
-            if n == 2 and jokers == 3:
+            if size == 2 and jokers == 3:
                 out += JOKER_SETS[3][2]
         return out
 
-    def why_illegal(self, seat: int, action: int) -> str:
-        if self.phase == OVER:
-            return "the game is over"
-        if seat not in self.to_act():
-            return f"it is seat {self.to_act()[0]}'s turn, not seat {seat}'s"
-        if self.phase == EXCHANGE:
-            if action < FIRST_GIVE:
-                return "during the exchange you give a card ('give QS')"
-            return f"you do not hold {C.CARD_CODES[action - FIRST_GIVE]}"
-        if action >= FIRST_GIVE:
-            return "there is no exchange now"
-        if action == PASS:
-            return "the leader must play; passing is not allowed when leading"
-        mask = PLAY_MASK[action]
-        if mask & ~self.hands[seat]:
-            return f"you do not hold {' '.join(codes(mask & ~self.hands[seat]))}"
-        if self.pile_size == 0:
-            return "not a legal lead"
-        if self.top_rank == JOKER_RANK:
-            return "a Joker on top can never be beaten"
-        size, rank = PLAY_SIZE[action], PLAY_RANK[action]
-        if rank != JOKER_RANK and size != self.pile_size:
-            return f"the pile is played in sets of {self.pile_size}, not {size}"
-        if rank == JOKER_RANK and size == 2 and self.pile_size != 2:
-            return f"the pile is played in sets of {self.pile_size}, not 2"
-        if rank == self.top_rank:
-            if not self.game.skip_rule:
-                return "a play must be strictly higher (the same rank needs the skip rule)"
-            return "the best rank cannot be matched"
-        return "not higher than the top of the pile" + (" (revolution)" if self.rev else "")
-
-    # -- applying (§3, §4, §5) -------------------------------------------------------
-    def _apply(self, seat: int, action: int) -> list[Event]:
+    def _play(self, seat: int, action: int) -> list[Event]:
+        """§3 "After a play by X" and "After a pass by X", then who moves next."""
         events: list[Event] = []
-        if self.phase == EXCHANGE:
-            giver, receiver, count, _ = self.exchange[0]
-            self._move_cards(giver, receiver, 1 << (action - FIRST_GIVE), events)
-            if count == 1:
-                self.exchange.pop(0)
-                self._run_automatic_gives(events)
-            else:
-                self.exchange[0][2] = count - 1
-            return events
         if action == PASS:
             self.passed |= 1 << seat
             if self.record_events:
@@ -362,6 +370,56 @@ class PresidentState(State):
                 return events
         self._next(seat, matched, events)
         return events
+
+    def _why_not_play(self, seat: int, action: int) -> Check:
+        """§3: why a play or pass of the seat to move is not legal (LEAD, FOLLOW)."""
+        wrong = self._not_your_turn(seat)
+        if wrong is not None:
+            return wrong
+        if action >= FIRST_GIVE:
+            return illegal(N_("there is no exchange now"))
+        if action == PASS:
+            return illegal(N_("the leader must play; passing is not allowed when leading"))
+        mask = PLAY_MASK[action]
+        missing = mask & ~self.hands[seat]
+        if missing:
+            return illegal(N_("you do not hold {cards}"), cards=" ".join(codes(missing)))
+        if self.pile_size == 0:
+            return illegal(N_("not a legal lead"))
+        if self.top_rank == JOKER_RANK:
+            return illegal(N_("a Joker on top can never be beaten"))
+        size, rank = PLAY_SIZE[action], PLAY_RANK[action]
+        if (rank != JOKER_RANK and size != self.pile_size) or \
+                (rank == JOKER_RANK and size == 2 and self.pile_size != 2):
+            return illegal(N_("the pile is played in sets of {size}, not {played}"),
+                           size=self.pile_size, played=size)
+        if rank == self.top_rank:
+            if not self.game.skip_rule:
+                return illegal(N_("a play must be strictly higher (the same rank needs the "
+                                  "skip rule)"))
+            return illegal(N_("the best rank cannot be matched"))
+        if self.rev:
+            return illegal(N_("not higher than the top of the pile (revolution)"))
+        return illegal(N_("not higher than the top of the pile"))
+
+    #: The turn structure: what each phase allows (``core/phases.py``).
+    PHASES = PhaseTable(Phase, {
+        Phase.EXCHANGE: Rule(
+            Who.TURN, actions=(Move.GIVE,), seats=_giver, legal=_gives_of, apply=_give,
+            why=_why_not_give, opens="§2.4: a round from round 2 on is dealt",
+            closes="the Prime Minister's give → play, the Beggar leads"),
+        Phase.PLAY: Rule(
+            Who.TURN, actions=(Move.PLAY_SET, Move.PASS), seats=_mover, legal=_plays_of,
+            apply=_play, why=_why_not_play,
+            opens="§2.5: round 1 is dealt, or the exchange is done",
+            closes="§5: one seat still holds cards → the next round's exchange, or over"),
+        Phase.OVER: Rule(Who.NOBODY, opens="§5: a seat has 0 points or fewer",
+                         closes="never"),
+    })
+    # The hot entry points index these (one handler per phase, from the table).
+    _SEATS = _by_phase(PHASES, lambda rule: rule.seats, _nobody)
+    _LEGAL = _by_phase(PHASES, lambda rule: rule.legal, _nothing)
+    _APPLY = _by_phase(PHASES, lambda rule: rule.apply, _nothing)
 
     def _next(self, actor: int, matched: bool, events: list[Event]) -> None:
         """Who moves next: the first eligible seat clockwise; a Match skips one (§3)."""
@@ -409,24 +467,26 @@ class PresidentState(State):
 
     # -- end --------------------------------------------------------------------------
     def is_over(self) -> bool:
-        return self.phase == OVER
+        """§5: a seat has 0 points or fewer after a round."""
+        return self.phase is OVER
 
     def result(self) -> Result:
         """Most points wins; ties go to the better place in the final round (§5)."""
         place = {s: i for i, s in enumerate(self.last_order)}
-        order = sorted(range(self.num_players), key=lambda s: (-self.scores[s], place[s]))
-        ranks = [0] * self.num_players
-        for i, s in enumerate(order):
-            ranks[s] = i + 1
-        return Result(tuple(float(x) for x in self.scores), tuple(ranks), order[0])
+        # points first, then the earlier place (no two seats share one)
+        ranks = ranks_from_scores([(points, -place[s]) for s, points in enumerate(self.scores)])
+        return Result(tuple(float(x) for x in self.scores), ranks, ranks.index(1))
 
     def stats(self) -> dict[str, Any]:
+        """Rounds played."""
         return {"rounds": self.round}
 
     def round_number(self) -> int:
+        """The round (§2: one deal)."""
         return self.round
 
     def standing(self) -> list[float]:
+        """Points so far (§4)."""
         return [float(x) for x in self.scores]
 
     def estimate(self) -> list[float]:
@@ -446,7 +506,7 @@ class PresidentState(State):
         points = role_points(n)
         mean = sum(points) / n
         out = [float(x) for x in self.scores]
-        if self.phase == OVER:
+        if self.phase is OVER:
             return out
         for place, s in enumerate(self.finished):
             out[s] += points[place] - mean
@@ -474,6 +534,7 @@ class PresidentState(State):
         return out
 
     def components(self) -> dict[str, int]:
+        """The 54 cards, each once: in a hand or played this round (§1)."""
         held = 0
         total = 0
         for h in self.hands:
@@ -483,100 +544,52 @@ class PresidentState(State):
         return {"cards": total + self.played.bit_count(), "distinct": out.bit_count()}
 
     def _position(self) -> dict[str, Any]:
+        """The ``"state"`` object of this state's position (``position.py``)."""
         from .position import write  # (it imports this module)
 
         return write(self)
 
     # -- information --------------------------------------------------------------------
     def _public(self) -> dict[str, Any]:
+        """What every seat sees: scores, hand sizes, the pile, roles, the exchange's steps."""
         n = self.num_players
         roles = role_names(n)
         return {
             "game": "president",
             "round": self.round,
-            "phase": self.phase,
             "scores": list(self.scores),
             "hand_sizes": [h.bit_count() for h in self.hands],
-            "to_act": list(self.to_act()),
             "revolution": self.rev,
             "pile": {"size": self.pile_size, "top": codes(self.top_cards), "owner": self.owner,
                      "passed": [s for s in range(n) if self.passed >> s & 1]},
             "finished": list(self.finished),
             "roles": {str(s): roles[i] for i, s in enumerate(self.last_order)},
-            "exchange": [{"from": g, "to": r, "count": k} for g, r, k, _ in self.exchange],
+            "exchange": [{"from": giver, "to": receiver, "count": count}
+                         for giver, receiver, count, _ in self.exchange],
             "played": codes(self.played),
         }
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """Also the seat's hand and what it gave and received in the exchange."""
         v = self._public()
         if seat is not None:
-            v["seat"] = seat
             v["hand"] = codes(self.hands[seat])
             v["received"] = codes(self.received[seat])
             v["gave"] = {str(r): codes(m) for r, m in self.gave[seat].items()}
         return v
 
-    def full_view(self) -> dict[str, Any]:
+    def _full_view(self) -> dict[str, Any]:
+        """Also every hand and every give."""
         v = self._public()
         v["hands"] = [codes(h) for h in self.hands]
         v["gave"] = [{str(r): codes(m) for r, m in g.items()} for g in self.gave]
         return v
 
     def determinise(self, seat: int, rng: random.Random) -> PresidentState:
-        """Redeal the cards ``seat`` cannot see, keeping hand sizes and what it knows.
-
-        It knows its own hand, the cards it gave (still held by the receiver unless
-        played), and, when it received an automatic give, that the giver holds no card
-        above the weakest rank given (ranks compare in the normal order, Jokers on top).
-        """
-        s = self._copy(self.shuffler.reseeded(rng))
-        n = self.num_players
-        fixed = [0] * n
-        fixed[seat] = self.hands[seat]
-        for receiver, cards in self.gave[seat].items():
-            fixed[receiver] |= cards & self.hands[receiver]
-        known = 0
-        for f in fixed:
-            known |= f
-        pool_mask = 0
-        for h in self.hands:
-            pool_mask |= h
-        pool_mask &= ~known
-        need = [self.hands[p].bit_count() - fixed[p].bit_count() for p in range(n)]
-        hands = list(fixed)
-        ceiling = self.ceiling[seat]
-        if ceiling is not None and ceiling[0] != seat and need[ceiling[0]]:
-            giver, top = ceiling
-            # the cards of rank <= top: four ids per rank, the Jokers (rank 13) last
-            allowed = pool_mask & ((1 << 4 * (top + 1)) - 1)
-            got = deal_masks(cards_of(allowed), [need[giver]], rng)[0]
-            hands[giver] |= got
-            pool_mask &= ~got
-            need[giver] = 0
-        dealt = deal_masks(cards_of(pool_mask), need, rng)
-        s.hands = [h | d for h, d in zip(hands, dealt, strict=True)]
-        return s
-
-    def clone(self) -> PresidentState:
-        return self._copy(self.shuffler.copy())
-
-    def _copy(self, shuffler: Shuffler) -> PresidentState:
-        """A copy with ``shuffler`` (a determinisation replaces the generator, so
-        copying it first would be wasted: that copy is most of a clone's cost)."""
-        s = PresidentState.__new__(PresidentState)
-        s.__dict__.update(self.__dict__)
-        s.__dict__.pop("_legal_cache", None)
-        s.shuffler = shuffler
-        s.hands = self.hands[:]
-        s.scores = self.scores[:]
-        s.finished = self.finished[:]
-        s.last_order = self.last_order[:]
-        s.exchange = [e[:] for e in self.exchange]
-        s.gave = [dict(g) for g in self.gave]
-        s.received = self.received[:]
-        s.ceiling = self.ceiling[:]
-        return s
+        """The cards ``seat`` cannot see, dealt anew (``sampling.py``)."""
+        return determinise(self, seat, rng)
 
 
 # Re-exported for tests and bots.
-__all__ = ["PLAY_JK1", "PLAY_JK2", "PresidentGame", "PresidentState", "role_points"]
+__all__ = ["EXCHANGE", "OVER", "PLAY", "PLAY_JK1", "PLAY_JK2", "Move", "Phase", "PresidentState",
+           "role_points"]

@@ -208,7 +208,7 @@ class TablePage {
   /** Seats the game waits for. */
   toAct() {
     const v = this.view() || {};
-    const seats = new Set(v.to_act || (v.to_move !== undefined && v.to_move !== null ? [v.to_move] : []));
+    const seats = new Set(v.to_act || []);
     if (this.snap?.required) seats.add(this.seat);
     return seats;
   }

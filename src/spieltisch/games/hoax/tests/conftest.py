@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from spieltisch.core import CLOCK, get_spec, load_position
+from spieltisch import testing
+from spieltisch.core import CLOCK, get_spec
 from spieltisch.games.hoax.cards import CHIP_NAMES, IDENTITY_CODES, IDENTITY_NAMES
-from spieltisch.games.hoax.state import P_VOTE, WINDOWS, HoaxState
+from spieltisch.games.hoax.phases import WINDOWS, Phase
+from spieltisch.games.hoax.state import HoaxState
+from spieltisch.testing import act, legal_texts
+
+__all__ = ["act", "legal_texts"]  # (shared helpers, imported by the tests from here)
 
 P1, P2, P3, P4, P5, P6 = range(6)
 
@@ -45,14 +50,12 @@ def new_state(identities: list[str], first: int = 0, covers: list[str] | None = 
     return state
 
 
-def act(state: HoaxState, seat: int, text: str) -> None:
-    state.apply(seat, state.game.action_from_json(text))
-
-
 def close(state: HoaxState) -> None:
     """The open reaction window's deadline passes."""
     assert state.phase in WINDOWS
-    state.apply(CLOCK, state.tab.close)
+    deadline = state.deadlines()[0]
+    assert deadline.seat == CLOCK
+    state.apply(deadline.seat, deadline.action)
 
 
 def close_all(state: HoaxState) -> None:
@@ -61,23 +64,18 @@ def close_all(state: HoaxState) -> None:
         close(state)
 
 
-def legal_texts(state: HoaxState, seat: int) -> set[str]:
-    return {state.game.action_to_json(a) for a in state.legal_actions(seat)}
-
-
 def load(pos: dict[str, Any]) -> HoaxState:
-    state = load_position(pos)
-    assert isinstance(state, HoaxState)
-    return state
+    return testing.load(pos, HoaxState)
 
 
 def edited(state: HoaxState, seats: dict[int, dict[str, Any]]) -> HoaxState:
     """``state``'s position, loaded, with fields of seats' records replaced: ``seats``
     maps a seat to its changed fields (``{P1: {"trios": 2}}``)."""
-    pos = state.position()
-    for seat, changes in seats.items():
-        pos["state"]["seats"][seat].update(changes)
-    return load(pos)
+    def change(st: dict[str, Any]) -> None:
+        for seat, changes in seats.items():
+            st["seats"][seat].update(changes)
+
+    return testing.edited(state, change)
 
 
 def set_chips(state: HoaxState, seat: int, gold: int = 0, wine: int = 0, grain: int = 0,
@@ -113,7 +111,7 @@ def chips(state: HoaxState, seat: int) -> dict[str, int]:
 def vote(state: HoaxState, doubters: list[int], claimant: int) -> None:
     """The first doubter opens the doubt; then every other voter votes (any order)."""
     act(state, doubters[0], "doubt")
-    if state.phase != P_VOTE:
+    if state.phase != Phase.VOTE:
         return
     for s in reversed(list(state.to_act())):
         act(state, s, "vote doubt" if s in doubters else "vote trust")

@@ -41,7 +41,7 @@ def assert_consistent(s: HoaxState, d: HoaxState, seat: int) -> None:
         assert d.legal_actions(p), f"seat {p} must act but has no legal action"
     # the public count of the buy is what the same buy would count in the sample
     asked = d.tab.p2[d.act]
-    assert min(asked, d._showable(d.show_q, d.active).bit_count()) == d.show_k
+    assert min(asked, d.showable(d.show_q, d.active).bit_count()) == d.show_k
 
 
 def test_a_shower_that_lost_a_doubt_on_a_shown_identity_can_still_show():

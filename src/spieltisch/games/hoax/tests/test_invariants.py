@@ -9,9 +9,11 @@ import pytest
 
 from spieltisch.bots.base import RandomBot
 from spieltisch.core import get_spec
-from spieltisch.games.hoax import state as hoax_state
 from spieltisch.games.hoax.cards import ALL_IDENTITIES
-from spieltisch.games.hoax.state import P_DECLARE, P_OVER, P_VOTE, HoaxState
+from spieltisch.games.hoax.phases import Phase
+from spieltisch.games.hoax.sampling import CLAIM_WEIGHT, claim_weights
+from spieltisch.games.hoax.state import HoaxState
+from spieltisch.games.hoax.views import HoaxViews
 from spieltisch.runner import step
 
 from .conftest import P1, P2, P3, P4, P5, P6, act, close_all, edited, new_state
@@ -38,7 +40,7 @@ def check_invariants(s: HoaxState) -> None:
         assert sum(1 for t in s.tp if t >= 10) == 1
     else:
         assert max(s.tp) < 10
-        if s.phase == P_DECLARE:
+        if s.phase == Phase.DECLARE:
             assert s.in_round >> s.active & 1
             assert (s.in_round.bit_count() == 2) == s.in_final
 
@@ -63,7 +65,7 @@ def test_random_games_keep_the_invariants(n):
             assert all(a >= b for a, b in zip(s.tp, tp, strict=True)), "points never go down"
             tp = list(s.tp)
         lengths.append(k)
-        assert s.phase == P_OVER
+        assert s.phase == Phase.OVER
     assert max(lengths) < game.spec.max_actions
 
 
@@ -73,7 +75,7 @@ def test_votes_are_accepted_in_any_order():
         s = new_state(["thief", "monk", "judge", "merchant", "magician", "farmer"])
         act(s, P1, "baron takegold")
         act(s, 5, "doubt")
-        assert s.phase == P_VOTE and set(s.to_act()) == {P2, P3, P4, P5}
+        assert s.phase == Phase.VOTE and set(s.to_act()) == {P2, P3, P4, P5}
         for seat in order:
             act(s, seat, "vote doubt" if seat in (P2, P3) else "vote trust")
         outcomes.add(json.dumps(s.full_view(), sort_keys=True).replace(
@@ -150,9 +152,9 @@ def _public_fields(s: HoaxState, p: int) -> tuple:
 @pytest.mark.parametrize("n", [4, 6, 8])
 def test_views_built_from_caches_equal_fresh_ones_and_share_unchanged_parts(n):
     """Views keep the parts whose inputs did not change (seat records, pending, log,
-    shows) between calls: they must give the JSON text of a fresh clone's view (a
-    clone has no caches; the module's memos are emptied first), and a seat's record
-    stays the same object while its public fields stay equal."""
+    shows) between calls: they must give the JSON text of a view built by a fresh
+    ``HoaxViews`` (no caches, no memos), and a seat's record stays the same object
+    while its public fields stay equal."""
     game = get_spec("hoax").configure(n)
     for g in range(8):
         s = game.new_state(seed=g)
@@ -163,9 +165,8 @@ def test_views_built_from_caches_equal_fresh_ones_and_share_unchanged_parts(n):
             viewer = s.move_number % n
             for seat in (viewer, (viewer + 1) % n, None):
                 v = s.view(seat)
-                hoax_state._PLAYER_VIEWS.clear()
-                hoax_state._CHIP_VIEWS.clear()
-                assert json.dumps(v) == json.dumps(s.clone().view(seat))
+                fresh = {**HoaxViews(game).view(s, seat), **s.common_view(seat)}
+                assert json.dumps(v, sort_keys=True) == json.dumps(fresh, sort_keys=True)
             fields = [_public_fields(s, p) for p in range(n)]
             if old_view is not None:
                 for p in range(n):
@@ -188,7 +189,8 @@ def test_views_taken_now_and_then_equal_fresh_ones():
         while not s.is_over():
             if rng.random() < 0.05:
                 v = s.view(0)
-                assert json.dumps(v) == json.dumps(s.clone().view(0))
+                fresh = {**HoaxViews(game).view(s, 0), **s.common_view(0)}
+                assert json.dumps(v, sort_keys=True) == json.dumps(fresh, sort_keys=True)
                 checked_rounds.add((g, s.round_no))
             step(s, bots, rng)
     assert len(checked_rounds) > 30
@@ -198,15 +200,13 @@ def test_determinisation_weighs_public_claims():
     """A seat that claimed the Farmer (here truly the Judge: a bluff) is dealt the
     Farmer in more samples than a seat with no claims, and never in violation of what
     the observer knows; the weights come only from the public log."""
-    from spieltisch.games.hoax.state import CLAIM_WEIGHT
-
     s = new_state(["baron", "judge", "monk", "merchant", "magician", "thief"],
                   covers=["merchant", "merchant", "merchant", "baron", "merchant", "merchant"])
     act(s, P1, "farmer harvest")
     close_all(s)
     act(s, P2, "farmer harvest")
     close_all(s)
-    weights = s._claim_weights()
+    weights = claim_weights(s.log, s.tab)
     assert weights == {P1: [1.0] * 6 + [CLAIM_WEIGHT], P2: [1.0] * 6 + [CLAIM_WEIGHT]}
     farmer = {p: 0 for p in range(6)}
     trials = 600
@@ -231,4 +231,4 @@ def test_determinisation_weighs_public_claims():
     close_all(s)
     act(s, P1, "farmer harvest")
     close_all(s)
-    assert s._claim_weights()[P1][6] == CLAIM_WEIGHT * CLAIM_WEIGHT ** 0.5
+    assert claim_weights(s.log, s.tab)[P1][6] == CLAIM_WEIGHT * CLAIM_WEIGHT ** 0.5

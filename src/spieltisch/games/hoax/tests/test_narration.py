@@ -11,7 +11,8 @@ import spieltisch
 from spieltisch.bots.base import RandomBot
 from spieltisch.core import CLOCK, Event, get_spec
 from spieltisch.games.hoax.cards import IDENTITY_CODES, IDENTITY_NAMES
-from spieltisch.games.hoax.state import WINDOWS, HoaxGame, HoaxState
+from spieltisch.games.hoax.phases import WINDOWS
+from spieltisch.games.hoax.state import HoaxGame, HoaxState
 from spieltisch.guides import guide_text
 from spieltisch.i18n import LANGUAGES
 from spieltisch.narration import Narrator as GenericNarrator

@@ -6,16 +6,7 @@ import pytest
 
 from spieltisch.core import IllegalAction
 from spieltisch.games.hoax.cards import IDENTITY_NAMES
-from spieltisch.games.hoax.state import (
-    P_CHIP,
-    P_COVER,
-    P_DECLARE,
-    P_FINE,
-    P_FORGIVE,
-    P_ILLEGAL,
-    P_SETTLE,
-    P_SHOW,
-)
+from spieltisch.games.hoax.phases import Phase
 
 from .conftest import (
     P1,
@@ -48,15 +39,15 @@ SIX = ["thief", "monk", "judge", "merchant", "magician", "farmer"]
 def test_1_setup_identity_cover_and_chip():
     ids = ["baron", "monk", "judge", "merchant", "thief"]
     s = new_state(ids, covers=[])
-    assert s.phase == P_COVER and sorted(s.to_act()) == [0, 1, 2, 3, 4]
+    assert s.phase == Phase.COVER and sorted(s.to_act()) == [0, 1, 2, 3, 4]
     with pytest.raises(IllegalAction, match="not your own"):
         act(s, P1, "cover baron")
     for seat, x in reversed(list(enumerate(["monk", "farmer", "baron", "thief", "judge"]))):
         act(s, seat, f"cover {x}")  # any order
-    assert s.phase == P_CHIP
+    assert s.phase == Phase.CHIP
     for seat, t in enumerate(["gold", "wine", "grain", "gold", "wine"]):
         act(s, seat, f"take {t}")
-    assert s.phase == P_DECLARE and s.active == P1
+    assert s.phase == Phase.DECLARE and s.active == P1
     for seat in range(5):
         assert IDENTITY_NAMES[s.card[seat] // 2] == ids[seat]
         assert s.covered[seat].bit_count() == 1
@@ -73,7 +64,7 @@ def test_2_doubt_with_too_few_voters_is_not_official():
     assert last(s, "vote")[:5] == ("vote", P1, 6, 0b110, False)
     assert chips(s, P1) == {"gold": 1, "wine": 0, "grain": 2, "trios": 0}
     close_all(s)  # (everybody covered the Baron: no illegal window opens)
-    assert s.active == P2 and s.phase == P_DECLARE
+    assert s.active == P2 and s.phase == Phase.DECLARE
 
 
 def test_3_justified_doubt_covers_and_voids():
@@ -82,7 +73,7 @@ def test_3_justified_doubt_covers_and_voids():
     vote(s, [P3, P4, P6], P1)
     assert s.covered[P1] >> 0 & 1 and s.doubt_cov[P1] == 1
     assert chips(s, P1)["gold"] == 1  # only the starting chip
-    assert s.active == P2 and s.phase == P_DECLARE
+    assert s.active == P2 and s.phase == Phase.DECLARE
     assert last(s, "vote")[4:] == (True, True)  # official and justified, for everyone
     assert s.in_round == 0b111111 and s.tp == [0] * 6
 
@@ -97,7 +88,7 @@ def test_4_unjustified_doubt_reveals_scores_and_the_action_executes():
                                   (2, 0, 0))  # the action executed ...
     assert chips(s, P1) == {"gold": 0, "wine": 0, "grain": 0, "trios": 0}  # ... then the bank
     assert s.bank == [bank_before[0] + 1, bank_before[1], bank_before[2]]
-    assert s.active == P2 and s.phase == P_DECLARE
+    assert s.active == P2 and s.phase == Phase.DECLARE
     assert s.view(P3)["seats"][P1]["revealed"] == "baron"
 
 
@@ -125,7 +116,7 @@ def test_6_thief_breaks_trios_and_cannot_be_protected_against():
     assert "thief steal 2 gold 2 2" in legal_texts(s, P1)
     act(s, P1, "thief steal 2 gold 2 2")
     close(s)  # no doubt; no protect window for a theft
-    assert s.phase == P_ILLEGAL
+    assert s.phase == Phase.ILLEGAL
     assert chips(s, P3) == {"gold": 0, "wine": 2, "grain": 2, "trios": 0}
     assert chips(s, P1) == {"gold": 2, "wine": 0, "grain": 0, "trios": 0}
 
@@ -152,7 +143,7 @@ def _harvest_convicted(fine_type: str = "grain") -> object:
     act(s, P2, "illegal")
     close(s)  # nobody doubts the Baron
     close(s)  # illegal window closes
-    assert s.phase == P_FINE
+    assert s.phase == Phase.FINE
     act(s, P3, f"fine {fine_type}")
     close(s)  # nobody doubts the Judge
     close(s)  # fine window closes
@@ -161,13 +152,13 @@ def _harvest_convicted(fine_type: str = "grain") -> object:
 
 def test_8_fine_of_two_and_the_judge_passes_one_to_the_baron():
     s = _harvest_convicted()
-    assert s.phase == P_FORGIVE
+    assert s.phase == Phase.FORGIVE
     close(s)
-    assert s.phase == P_SETTLE and legal_texts(s, P1) >= {"pay 2"}
+    assert s.phase == Phase.SETTLE and legal_texts(s, P1) >= {"pay 2"}
     act(s, P1, "pay 2")
     assert chips(s, P1)["grain"] == 1
     assert chips(s, P3)["grain"] == 1 and chips(s, P2)["grain"] == 1
-    assert s.active == P2 and s.phase == P_DECLARE
+    assert s.active == P2 and s.phase == Phase.DECLARE
 
 
 def test_9_a_trio_built_at_once_is_safe_from_the_fine():
@@ -208,7 +199,7 @@ def test_11_one_reaction_per_player_a_baron_cannot_fine():
     act(s, P2, "illegal")
     close(s)
     close(s)
-    assert s.phase == P_FINE
+    assert s.phase == Phase.FINE
     with pytest.raises(IllegalAction, match="at most one"):
         act(s, P2, "fine grain")
     assert P2 not in s.out_of_turn()
@@ -221,7 +212,7 @@ def test_12_buy_information():
     s = edited(s, {P2: {"doubt_covered": ["baron"]}})
     bank = list(s.bank)
     act(s, P1, "buy 1 2")
-    assert s.phase == P_SHOW and s.to_act() == (P2,)
+    assert s.phase == Phase.SHOW and s.to_act() == (P2,)
     assert s.bank == [b + 2 for b in bank] and s.trios[P1] == 0  # 6 chips paid
     shows = legal_texts(s, P2)
     allowed = {"merchant", "magician", "thief", "farmer"}
@@ -231,7 +222,7 @@ def test_12_buy_information():
     assert s.view(P1)["shown_to_me"] == {"1": ["thief", "farmer"]}
     assert "shown_to_me" in s.view(P3) and s.view(P3)["shown_to_me"] == {}
     # never twice the same to the same buyer: only merchant and magician are left
-    assert s._showable(P2, P1) == (1 << 3) | (1 << 4)
+    assert s.showable(P2, P1) == (1 << 3) | (1 << 4)
 
 
 def test_12b_buy_information_k_is_reduced_before_payment():
@@ -254,7 +245,7 @@ def test_12b_buy_information_k_is_reduced_before_payment():
                                       "count": 2}
         assert s.view(seat)["pending"]["show"] == {"by": P2, "to": P1, "count": 2}
     assert s.trios[P1] == 1 and s.bank == [b + 2 for b in bank]  # 2 trios: 6 chips
-    assert s.phase == P_SHOW and legal_texts(s, P2) == {"show merchant magician"}
+    assert s.phase == Phase.SHOW and legal_texts(s, P2) == {"show merchant magician"}
     act(s, P2, "show merchant magician")
     assert s.view(P1)["shown_to_me"] == {"1": ["merchant", "magician", "thief", "farmer"]}
     # k = 0: P2 has nothing left to show P1
@@ -279,7 +270,7 @@ def test_13_correct_accusation():
     assert s.tp[P1] == 1
     assert last(s, "answer") == ("answer", P3, 5, True)  # "juist"
     assert s.view(P4)["seats"][P3]["proven"] == "thief"
-    assert s.active == P1 and s.phase == P_ILLEGAL  # general actions can be declared illegal
+    assert s.active == P1 and s.phase == Phase.ILLEGAL  # general actions can be declared illegal
 
 
 @pytest.mark.parametrize("before", [0, 9])
@@ -310,7 +301,7 @@ def test_15_final_doubt_is_official_at_once_and_a_wrong_doubter_loses():
     act(s, P1, "baron takegold")
     act(s, P2, "doubt")
     assert s.tp == [1 + 3, 1 + 1, 0, 0]
-    assert s.round_no == 2 and s.phase == P_COVER and s.active == P1
+    assert s.round_no == 2 and s.phase == Phase.COVER and s.active == P1
 
 
 def test_15b_final_justified_doubt_only_covers():
@@ -345,7 +336,7 @@ def test_18_round_reset_after_the_final():
     s = _final(later=[["farmer", "farmer", "baron", "merchant"]])
     s = set_chips(s, P1, gold=3, trios=1)
     act(s, P1, "accuse 1 judge")
-    assert s.round_no == 2 and s.phase == P_COVER and s.active == P1
+    assert s.round_no == 2 and s.phase == Phase.COVER and s.active == P1
     assert s.last_reveal == [0, 2, 5, 1]
     assert s.bank == [20, 20, 20] and sum(s.loose) == 0 and sum(s.trios) == 0
     assert [c // 2 for c in s.card] == [6, 6, 0, 3]
@@ -354,5 +345,5 @@ def test_18_round_reset_after_the_final():
         act(s, seat, f"cover {x}")
     for seat in range(4):
         act(s, seat, "take wine")
-    assert s.phase == P_DECLARE and s.active == P1 and s.to_act() == (P1,)
+    assert s.phase == Phase.DECLARE and s.active == P1 and s.to_act() == (P1,)
     assert s.tp == [5, 2, 0, 0]

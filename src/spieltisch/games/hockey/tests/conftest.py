@@ -13,6 +13,7 @@ from __future__ import annotations
 from spieltisch.core import get_spec
 from spieltisch.games.hockey.cards import CODES, RANK
 from spieltisch.games.hockey.state import HockeyState
+from spieltisch.testing import act
 
 D, N = 0, 1
 
@@ -57,7 +58,8 @@ def new_state(*periods: list[str], first_dealer: int = D) -> HockeyState:
 
 
 def play(state: HockeyState, seat: int, code: str) -> list:
-    return state.apply(seat, state.game.action_from_json(f"play {code}"))
+    """``seat`` plays the card ``code``."""
+    return act(state, seat, f"play {code}")
 
 
 def play_in_deck_order(state: HockeyState, count: int) -> list:

@@ -8,7 +8,6 @@ Anna is seat 0, the dealer of period 1 (``first_dealer=0``); Ben is seat 1 and l
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterable
 
 import pytest
@@ -16,8 +15,9 @@ import pytest
 from spieltisch import new_game
 from spieltisch.core.game import Event
 from spieltisch.guides import guide_text
-from spieltisch.narration import Narrator as GenericNarrator
-from spieltisch.narration import board, context, describe, narrate
+from spieltisch.narration import board, describe
+from spieltisch.testing import assert_clean, raw_pattern, sweep
+from spieltisch.testing import told as tell
 
 from ..narration import Narrator
 from ..state import HockeyState
@@ -35,7 +35,7 @@ SCRIPT = ["JC", "5C", "8D", "9C", "9D", "3C", "3D", "KC", "6D", "6C"]
 
 def told(state: HockeyState, events: Iterable[Event], reader: int | None,
          lang: str) -> list[str]:
-    return [narrate(state.game, e.for_seat(reader), NAMES, lang, reader) for e in events]
+    return tell(state, events, reader, lang, NAMES)
 
 
 def test_the_game_finds_its_own_narrator() -> None:
@@ -213,13 +213,7 @@ def test_the_board_in_overtime_and_at_the_end() -> None:
 
 # -- the sweep ------------------------------------------------------------------------
 #: Raw data a reader must never see: template braces, reprs, keys, card codes.
-RAW = re.compile(r"[=\[\]{}_]|None|True|False|Something happened|\b(?:10|[2-9JQKA])[CDHS]\b")
-
-
-def assert_clean(text: str, where: str) -> None:
-    assert text.strip(), where
-    found = RAW.search(text)
-    assert found is None, f"{where}: {found.group()!r} in {text!r}"
+RAW = raw_pattern(r"\b(?:10|[2-9JQKA])[CDHS]\b")
 
 
 def kind_of(event: Event) -> str:
@@ -234,44 +228,11 @@ def kind_of(event: Event) -> str:
 SEEDS = (0, 1, 2, 4)
 
 
-def sweep_game(seed: int) -> set[str]:
-    """Play a random game; tell every event to both seats and the spectator, show boards
-    and action labels, all in three languages. Returns the kinds seen."""
-    s = new_game("hockey", 2, seed=seed)
-    game = s.game
-    generic = GenericNarrator(game)
-    rng = random.Random(seed)
-    readers: list[int | None] = [0, 1, None]
-    seen: set[str] = set()
-    step = 0
-    while not s.is_over():
-        seat = s.to_act()[0]
-        legal = s.legal_actions(seat)
-        for lang in LANGS:
-            for a in legal:
-                assert_clean(describe(game, a, lang), f"action {a}")
-            if step % 23 == 0:
-                for reader in readers:
-                    assert_clean(board(game, s.view(reader), NAMES, lang, reader), "board")
-        for event in s.apply(seat, rng.choice(legal)):
-            seen.add(kind_of(event))
-            for reader in readers:
-                seen_by = event.for_seat(reader)
-                for lang in LANGS:
-                    text = narrate(game, seen_by, NAMES, lang, reader)
-                    assert_clean(text, f"{event.kind} for {reader} in {lang}")
-                    assert text != generic.tell(seen_by, context(game, NAMES, lang, reader))
-        step += 1
-    for lang in LANGS:
-        for reader in readers:
-            assert_clean(board(game, s.view(reader), NAMES, lang, reader), "final board")
-    return seen
-
-
 def test_every_event_board_and_action_is_told_in_words() -> None:
     seen: set[str] = set()
     for seed in SEEDS:
-        seen |= sweep_game(seed)
+        seen |= sweep(new_game("hockey", 2, seed=seed), random.Random(seed), names=NAMES,
+                      raw=RAW, kind_of=kind_of)
     assert seen == KINDS
 
 
@@ -280,7 +241,7 @@ def test_every_action_has_its_own_label() -> None:
     for lang in LANGS:
         labels = [describe(game, a, lang) for a in range(game.num_actions)]
         for label in labels:
-            assert_clean(label, "label")
+            assert_clean(label, "label", RAW)
         assert len(set(labels)) == game.num_actions
 
 

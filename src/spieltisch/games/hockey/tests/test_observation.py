@@ -76,7 +76,8 @@ def expected(view: dict[str, Any]) -> dict[str, Any]:
     pile = view["pile"]
     return {
         "period": min(view["period"], 4), "deal": view["deal"], "dealer": view["dealer"],
-        "to_move": view["to_move"], "breakaway": view["breakaway"], "winner": view["winner"],
+        "to_move": view["to_act"][0] if view["to_act"] else None,
+        "breakaway": view["breakaway"], "winner": view["winner"],
         "goals": view["goals"], "hand_counts": view["hand_counts"], "stock": view["stock"],
         "hand": view["hand"], "pile": sorted(pile, key=CODES.index), "top": view["top"],
         "below_rank": RANKS[CODES.index(pile[-2]) >> 2] if len(pile) > 1 else None,

@@ -13,6 +13,8 @@ import pytest
 from spieltisch.core import ConfigError, load_position
 from spieltisch.games.hockey.cards import CODES
 from spieltisch.games.hockey.state import HockeyState
+from spieltisch.testing import act
+from spieltisch.testing import load as load_state
 
 from .conftest import period_order
 
@@ -61,13 +63,11 @@ def overtime(pile: list[str], hands: list[list[str]], current: list[int],
 
 
 def load(pos: dict[str, Any]) -> HockeyState:
-    state = load_position(pos)
-    assert isinstance(state, HockeyState)
-    return state
+    return load_state(pos, HockeyState)
 
 
 def play(state: HockeyState, seat: int, code: str) -> list[dict[str, Any]]:
-    return [e.full() for e in state.apply(seat, state.game.action_from_json(f"play {code}"))]
+    return [e.full() for e in act(state, seat, f"play {code}")]
 
 
 def test_the_example_loads_as_written():
@@ -112,7 +112,7 @@ def test_an_overtime_goal_ends_the_game_at_once():
 def test_a_position_after_the_overtime_goal_is_over():
     s = load(overtime(["5C", "5D", "9H", "9C"], [["KC", "QC"], ["2S", "3S"]], [0, 1], None))
     assert s.is_over() and s.to_act() == [] and s.result().winner == 1
-    assert s.view(None)["winner"] == 1 and s.view(None)["to_move"] is None
+    assert s.view(None)["winner"] == 1 and s.view(None)["to_act"] == []
 
 
 def refused(pos: dict[str, Any], message: str) -> None:

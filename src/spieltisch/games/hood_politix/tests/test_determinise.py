@@ -7,8 +7,9 @@ import random
 from collections import Counter
 
 from spieltisch.bots.base import RandomBot
-from spieltisch.core import get_spec
+from spieltisch.core import Verdict, get_spec
 from spieltisch.core.cards import cards_of
+from spieltisch.games.hood_politix import cards as C
 from spieltisch.runner import step
 
 
@@ -55,10 +56,13 @@ def test_sample_keeps_known_cards_sizes_and_buried_bottom():
 
 
 def test_draws_from_a_sample_are_uniform_over_the_unseen_cards():
-    """A sample's next draw gives any card the seat cannot see alike, as the top of a
-    fully shuffled pile would (not the list's last card): 4,000 samples."""
+    """A sample's next draws give any card the seat cannot see alike, as the top of a
+    fully shuffled pile would (not the list's last cards): 4,000 samples, each drawing
+    the 2 penalty cards of a false accusation (§5.2)."""
     state = _mid_round()
     seat = state.due
+    judas = C.ACCUSE_ID[(seat + 1) % 4][C.F_MIC_DROP]
+    assert state.judge(seat, judas).verdict is Verdict.FAULTY
     know = state.hands[seat] | state.seen[seat] | state.public
     unseen = {c for p in range(4) for c in cards_of(state.hands[p] & ~know)}
     unseen |= set(state.draw[state.buried:])
@@ -67,12 +71,12 @@ def test_draws_from_a_sample_are_uniform_over_the_unseen_cards():
     for _ in range(4000):
         s = state.determinise(seat, rng)
         before = s.hands[seat]
-        s._draw(seat, 1, [], "test")
-        (card,) = cards_of(s.hands[seat] & ~before)
-        assert s.unordered == len(s.draw) - s.buried
-        first[card] += 1
+        s.apply(seat, judas)
+        drawn = cards_of(s.hands[seat] & ~before)
+        assert len(drawn) == 2 and s.unordered == len(s.draw) - s.buried
+        first.update(drawn)
     assert set(first) == unseen
-    expected = 4000 / len(unseen)
+    expected = 2 * 4000 / len(unseen)
     assert all(0.4 * expected <= k <= 1.6 * expected for k in first.values())
 
 

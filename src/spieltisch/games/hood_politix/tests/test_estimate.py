@@ -7,7 +7,7 @@ import random
 from spieltisch import load_position
 from spieltisch.bots.base import RandomBot
 from spieltisch.core import get_spec
-from spieltisch.games.hood_politix.state import FINISHED
+from spieltisch.games.hood_politix.terms import FINISHED
 from spieltisch.runner import step
 
 from .test_scenarios import A, B, D, position

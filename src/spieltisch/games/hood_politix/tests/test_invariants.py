@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +12,8 @@ from spieltisch.bots.base import RandomBot
 from spieltisch.core import CLOCK, Verdict, get_spec
 from spieltisch.games.hood_politix import cards as C
 from spieltisch.games.hood_politix.bot import HeuristicBot
-from spieltisch.games.hood_politix.state import FINISHED, IN, MICDROP_WAIT, SNITCH_R
+from spieltisch.games.hood_politix.state import HoodPolitixState
+from spieltisch.games.hood_politix.terms import FINISHED, IN, PHASE_NAMES, Phase
 from spieltisch.runner import play_out, step
 
 from .test_scenarios import CC, A, B, D, act, new_table, position, size, verdict
@@ -50,7 +52,7 @@ def test_random_games_keep_the_rules(n):
         for s in range(n):
             if st[s] == FINISHED:
                 assert state.hands[s] == 0
-        if state.phase != SNITCH_R:
+        if state.phase is not Phase.SNITCH:
             assert st[state.due] != FINISHED
             assert state.snitch_take == -1
         elif state.snitch_take >= 0:
@@ -97,7 +99,7 @@ def test_one_on_one_mic_drop_window():
         s = load_position(position("G7", {0: ["G3"], 1: ["Y1", "Y2", "Y3"]}, exact=(0, 1),
                                    players=2))
         act(s, 0, "play G3")
-        assert s.phase == MICDROP_WAIT and s.to_act() == (1,)
+        assert s.phase is Phase.MIC_DROP_WINDOW and s.to_act() == (1,)
         if how == "accuse":
             act(s, 1, "accuse 0 mic-drop")
             assert s.status[0] == IN and size(s, 0) == 2 and s.to_act() == (1,)
@@ -112,12 +114,12 @@ def test_one_on_one_mic_drop_window():
 def test_snitch_reveal_and_exchange_knowledge():
     s = new_table("G7", {A: ["GSN", "G1"], CC: ["Y9", "PIY"]})
     act(s, A, "play GSN 2")
-    assert s.phase == SNITCH_R and s.to_act() == (A,)
+    assert s.phase is Phase.SNITCH and s.to_act() == (A,)
     view = s.view(A)
     assert sorted(view["snitch_look"]) == sorted(C.codes(s.hands[CC]))
     assert "snitch_look" not in s.view(B)
     act(s, A, "take PIY")
-    assert s.phase == SNITCH_R and s.to_act() == (A,) and s.view(A)["snitch_take"] == "PIY"
+    assert s.phase is Phase.SNITCH and s.to_act() == (A,) and s.view(A)["snitch_take"] == "PIY"
     act(s, A, "give G1")
     assert s.to_act() == (B,) and holds_kind(s, A, "PIY") and holds_kind(s, CC, "G1")
     # A knows C's whole hand; C knows A holds the In Yo Face; B knows nothing.
@@ -167,3 +169,10 @@ def test_politix_pause_and_limit():
     s.apply(CLOCK, s.deadlines()[0].action)
     assert not s.pause and s.to_act() == (A,)
     assert verdict(s, B, "politix") is Verdict.ILLEGAL
+
+
+def test_rules_md_shows_the_phase_table_of_the_code():
+    """The phase table in ``rules.md`` is the one the rules consult (``PHASES``)."""
+    text = (Path(__file__).parents[1] / "rules.md").read_text(encoding="utf-8")
+    assert HoodPolitixState.PHASES.markdown() in text
+    assert [p.label for p, _rule in HoodPolitixState.PHASES] == list(PHASE_NAMES)

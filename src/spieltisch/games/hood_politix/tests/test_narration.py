@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from spieltisch import narration
-from spieltisch.core import CLOCK, Event, Verdict, get_spec
-from spieltisch.core.game import State
+from spieltisch.core import CLOCK, Event, IllegalAction, Verdict, get_spec
+from spieltisch.core.game import State, translate_reason
 from spieltisch.games.hood_politix import cards as C
 from spieltisch.games.hood_politix.narration import Narrator
 from spieltisch.guides import guide_text
@@ -114,7 +114,7 @@ def test_accusations_right_and_wrong():
     assert told(s, draw, B, "de") == "Anna zieht 2 Strafkarten."
     assert told(s, draw, B, "nl") == "Anna trekt 2 strafkaarten."
     # Nobody else forgot anything: Carla is the Judas.
-    assert s.check(CC, C.ACCUSE_ID[B][C.F_MIC_DROP]).verdict is Verdict.FAULTY
+    assert s.judge(CC, C.ACCUSE_ID[B][C.F_MIC_DROP]).verdict is Verdict.FAULTY
     fault = by_kind(s.apply(CC, C.ACCUSE_ID[B][C.F_MIC_DROP]), "fault")
     assert told(s, fault, None, "en") == \
         "Carla accuses Ben of a missed Mic Drop — wrongly: Judas!"
@@ -136,6 +136,27 @@ def test_a_wrong_card_and_a_late_throw_in():
     fault = by_kind(act(s, CC, "throw P4"), "fault")
     assert told(s, fault, A, "nl") == \
         "Carla gooit Paars 4 te laat of niet identiek ertussen — een fout: de kaart gaat terug."
+
+
+def test_reasons_in_the_readers_language():
+    """Every reason is a template with arguments: a refusal or a fault reads in the reader's
+    language, and a fault's event names its kind (``why``), which the narrator tells."""
+    s = new_table("P9", {A: ["P4", "YDU"], B: ["P9"]})
+    game = s.game
+    late = s.judge(B, game.action_from_json("play P9"))
+    assert late.verdict is Verdict.FAULTY and late.reason == "out of turn: seat 0 is to act"
+    assert translate_reason(game, late, "de") == "nicht dran: Platz 0 ist am Zug"
+    assert translate_reason(game, late, "nl") == "niet aan de beurt: plaats 0 is aan zet"
+    wrong = s.judge(A, game.action_from_json("play YDU"))
+    assert wrong.reason == "YDU does not match P9 (colour P)"
+    assert translate_reason(game, wrong, "de") == "YDU passt nicht auf P9 (Farbe P)"
+    assert by_kind(act(s, A, "play YDU"), "fault").public["why"] == "no_match"
+    with pytest.raises(IllegalAction) as refused:
+        game.action_from_json("play Z9")
+    assert translate_reason(game, refused.value, "nl") == \
+        "onbekende kaart 'z9' (kaarten zien eruit als G7, Y10, GDU, O50, PIY, YPS, GDL, OSN)"
+    assert translate_reason(game, s.judge(A, game.action_from_json("release")), "de") == \
+        "es gibt keine Respekt-Pause"
 
 
 def test_bluffs_and_a_thrown_in_action_card():
@@ -171,7 +192,7 @@ def test_a_round_and_the_game_end_with_a_mic_drop():
     game = get_spec("hood_politix").configure(2, {"first_dealer": 1, "min_rounds": 1})
     start = C.CARD_CODES[C.first_of_kind(C.ALL_CARDS, C.KIND_INDEX["G7"])]
     s = game.new_state(seed=1, deck=[c for c in C.CARD_CODES if c != start][:12] + [start])
-    arrange(s, {A: ["G3"], B: ["Y1", "Y2", "Y3"]})
+    s = arrange(s, {A: ["G3"], B: ["Y1", "Y2", "Y3"]})
     view = s.view(A)
     assert board(game, view, NAMES[:2], "en", A) == "\n".join([
         "Round 1 (at least 1) — dealer: Ben — play goes clockwise.",
@@ -290,7 +311,7 @@ def random_game(n: int, seed: int) -> Iterator[tuple[State, list[Event]]]:
         elif r < 0.06:
             seat = rng.randrange(n)
             action = rng.choice(attempts(state, seat))
-            if state.check(seat, action).verdict is Verdict.ILLEGAL:
+            if state.judge(seat, action).verdict is Verdict.ILLEGAL:
                 continue
         else:
             seat = rng.choice(seats)
@@ -311,8 +332,7 @@ def one_on_one(hands: dict[int, list[str]]) -> State:
     game = get_spec("hood_politix").configure(2, {"first_dealer": 1})
     start = C.CARD_CODES[C.first_of_kind(C.ALL_CARDS, C.KIND_INDEX["G7"])]
     s = game.new_state(seed=1, deck=[c for c in C.CARD_CODES if c != start][:12] + [start])
-    arrange(s, hands)
-    return s
+    return arrange(s, hands)
 
 
 def scripted() -> Iterator[tuple[State, list[Event]]]:

@@ -55,7 +55,7 @@ def test_the_observation_is_a_function_of_the_view(n, options):
     for seed in (2, 3):
         for i, state in enumerate(_walk(n, options, seed, 1200 // n)):
             for seat in range(n):
-                view = json.dumps(state.view(seat), sort_keys=True)
+                view = json.dumps(_carried(state.view(seat)), sort_keys=True)
                 obs = observer.observe(state, seat).tobytes()
                 assert by_view.setdefault(view, obs) == obs
                 assert by_obs.setdefault((seat, obs), view) == view
@@ -63,6 +63,16 @@ def test_the_observation_is_a_function_of_the_view(n, options):
                     sample = state.determinise(seat, rng)
                     assert observer.observe(sample, seat).tobytes() == obs
     assert len(by_view) >= 300
+
+
+#: Shared view fields the observation does not carry as such: whether the seat may act
+#: out of turn (the core's ``out_of_turn``; its parts — hand, duties, faults — are there).
+_NOT_CARRIED = ("out_of_turn",)
+
+
+def _carried(view: dict) -> dict:
+    """The view without ``_NOT_CARRIED``."""
+    return {k: x for k, x in view.items() if k not in _NOT_CARRIED}
 
 
 def _decode(observer: HoodPolitixObserver, D: array, seat: int) -> dict:
@@ -137,6 +147,10 @@ def _decode(observer: HoodPolitixObserver, D: array, seat: int) -> dict:
         "known": {str(s): cards(f"known.seat{s}=") for s in range(n)
                   if cards(f"known.seat{s}=")},
     }
+    over = phase == "over"
+    low = min(v["scores"])
+    v["over"] = over
+    v["winner"] = v["scores"].index(low) if over and v["scores"].count(low) == 1 else None
     if phase == "mic_drop_window":
         v["mic_drop_window"] = {"finisher": seat_of("mic_drop_window.finisher="),
                                 "remaining": seat_of("mic_drop_window.remaining=")}
@@ -156,7 +170,7 @@ def test_the_view_can_be_rebuilt_from_the_observation(n, options):
     for seed in (0, 1):
         for i, state in enumerate(_walk(n, options, seed, 2400 // n)):
             for seat in range(n) if i % 3 == 0 else (i % n,):
-                view = state.view(seat)
+                view = _carried(state.view(seat))
                 assert _decode(observer, observer.observe(state, seat), seat) == view
                 parts.update(k for k, x in view.items() if x and x != "clockwise")
                 parts[view["phase"]] += 1

@@ -12,7 +12,8 @@ import pytest
 from spieltisch import load_position
 from spieltisch.core import CLOCK, ConfigError
 from spieltisch.games.hood_politix import cards as C
-from spieltisch.games.hood_politix.state import IN, PENDING, HoodPolitixState
+from spieltisch.games.hood_politix.state import HoodPolitixState
+from spieltisch.games.hood_politix.terms import IN, PENDING
 
 from .test_scenarios import CC, A, B, act, new_table, size, texts
 

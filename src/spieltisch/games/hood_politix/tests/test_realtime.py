@@ -6,13 +6,15 @@ import io
 
 import pytest
 
+from spieltisch import load_position
 from spieltisch.bots import make_bot
 from spieltisch.cli.realtime import RealtimeTable, play_realtime, uses_realtime
 from spieltisch.cli.terminal import Table
 from spieltisch.core import CLOCK, IllegalAction, Verdict, get_spec
+from spieltisch.games.hood_politix import cards as C
 from spieltisch.replay import Replay
 
-from .test_scenarios import CC, A, B, new_table, size
+from .test_scenarios import CC, A, B, act, new_table, position, size
 
 
 class Clock:
@@ -98,7 +100,7 @@ def test_human_input_is_judged():
     assert typed("end politix") == resume and len(resume) == 1
     clock.now = 1.0
     accuse = game.action_from_json("accuse 2 mic-drop")
-    verdict = st.check(0, accuse)
+    verdict = st.judge(0, accuse)
     assert verdict.verdict is Verdict.FAULTY  # seat 2 did nothing wrong: a false accusation
     penalty = told(table, 0, "accuse 2 mic-drop")
     said = typed("accuse 2 mic-drop")
@@ -185,3 +187,25 @@ def test_the_move_timer_resumes_after_a_pause_with_the_time_it_had_left():
     assert lines[-len(accusation):] == accusation
     assert accusation[0] == "Clara accuses Ben of taking too long (3-second rule) — rightly."
     assert size(st, B) == 8 and size(st, CC) == 5 and st.to_act() == (B,)
+
+
+def test_only_the_move_timer_is_a_move_timer():
+    """The pauses (§5.5, §5.6) and the One-on-One's Mic Drop window (§9.7) end by
+    themselves at every pace (``Deadline.fixed``, rules.md: an idle player cannot stall
+    the game); the 3-second rule's timer is the one a pace may stretch or drop."""
+    s = new_table("G7", {A: ["GDU", "G9"], B: ["PIY"]})
+    (move,) = s.deadlines()
+    assert move.action == C.EXPIRE_ID[C.T_MOVE] and not move.fixed
+    act(s, A, "politix")
+    assert [(d.action, d.seconds, d.fixed) for d in s.deadlines()] == \
+        [(C.EXPIRE_ID[C.T_POLITIX], 60.0, True)]
+    act(s, A, "end politix")
+    act(s, A, "play GDU")
+    act(s, B, "play PIY")
+    act(s, CC, "accept")  # 7 cards: Respekt
+    assert [(d.action, d.seconds, d.fixed) for d in s.deadlines()] == \
+        [(C.EXPIRE_ID[C.T_RESPEKT], 30.0, True)]
+    last = load_position(position("G7", {0: ["G3"], 1: ["Y1", "Y2"]}, exact=(0, 1),
+                                  players=2))
+    act(last, 0, "play G3")  # out without Mic Drop: the window opens
+    assert [(d.action, d.fixed) for d in last.deadlines()] == [(C.EXPIRE_ID[C.T_MOVE], True)]

@@ -16,7 +16,9 @@ import pytest
 from spieltisch import load_position
 from spieltisch.core import CLOCK, IllegalAction, Verdict
 from spieltisch.games.hood_politix import cards as C
-from spieltisch.games.hood_politix.state import FINISHED, IN, PENDING, HoodPolitixState
+from spieltisch.games.hood_politix.state import HoodPolitixState
+from spieltisch.games.hood_politix.terms import FINISHED, IN, PENDING, Phase
+from spieltisch.testing import act, edited
 
 A, B, CC, D = 0, 1, 2, 3
 FILLERS = {A: ["O1", "O2", "O3", "O4", "O5", "O6"], B: ["O7", "O8", "O9", "O10", "O1", "O2"],
@@ -64,43 +66,42 @@ def new_table(start: str, hands: dict[int, list[str]], draw_top: tuple[str, ...]
     return s
 
 
-def arrange(s: HoodPolitixState, hands: dict[int, list[str]], draw_top=()) -> None:
-    """Give ``s`` exactly these hands and draw pile top, through its position: the named
-    cards come from those hands and the draw pile, which takes the rest (for tests that
-    already hold a state; new tables are set up with ``position``)."""
-    pos = s.position()
-    body = pos["state"]
-    loose = list(body["draw"])
-    for seat in hands:
-        loose += body["seats"][seat]["hand"]
+def arrange(s: HoodPolitixState, hands: dict[int, list[str]], draw_top=()) -> HoodPolitixState:
+    """``s`` again with exactly these hands and draw pile top, through its position
+    (``spieltisch.testing.edited``): the named cards come from those hands and the draw
+    pile, which takes the rest (for tests that already hold a state; new tables are set up
+    with ``position``)."""
+    def change(body: dict[str, Any]) -> None:
+        loose = list(body["draw"])
+        for seat in hands:
+            loose += body["seats"][seat]["hand"]
 
-    def take(code: str) -> str:
-        for i, card in enumerate(loose):
-            if C.KIND_OF[s.game.card_id(card)] == C.KIND_INDEX[code.upper()]:
-                return loose.pop(i)
-        raise AssertionError(f"no {code} left to arrange")
+        def take(code: str) -> str:
+            for i, card in enumerate(loose):
+                if C.KIND_OF[s.game.card_id(card)] == C.KIND_INDEX[code.upper()]:
+                    return loose.pop(i)
+            raise AssertionError(f"no {code} left to arrange")
 
-    for seat, codes in hands.items():
-        body["seats"][seat]["hand"] = [take(c) for c in codes]
-    body["draw"] = [take(c) for c in draw_top] + loose
-    body["buried"] = 0
-    vars(s).update(vars(load_position(pos)))
+        for seat, codes in hands.items():
+            body["seats"][seat]["hand"] = [take(c) for c in codes]
+        body["draw"] = [take(c) for c in draw_top] + loose
+        body["buried"] = 0
 
-
-def act(s: HoodPolitixState, seat: int, text: str):
-    return s.apply(seat, s.game.action_from_json(text))
+    return edited(s, change)
 
 
 def size(s: HoodPolitixState, seat: int) -> int:
-    return s.hands[seat].bit_count()
+    """How many cards ``seat`` holds (everyone sees it)."""
+    return s.view(None)["hand_sizes"][seat]
 
 
 def holds(s: HoodPolitixState, seat: int, code: str) -> bool:
-    return bool(s.hands[seat] & C.KIND_MASK[C.KIND_INDEX[code]])
+    """Whether ``seat`` holds a card of kind ``code`` (its own view)."""
+    return code.upper() in s.view(seat)["hand"]
 
 
 def verdict(s: HoodPolitixState, seat: int, text: str) -> Verdict:
-    return s.check(seat, s.game.action_from_json(text)).verdict
+    return s.judge(seat, s.game.action_from_json(text)).verdict
 
 
 def test_1_colour_match():
@@ -149,7 +150,7 @@ def test_6_deuce_stack_accepted():
     assert s.stack == 4 and s.to_act() == (CC,)
     act(s, CC, "accept")
     assert size(s, CC) == 10
-    assert s.to_act() == (D,) and s.phase == 0 and s.top == C.KIND_INDEX["YDU"]
+    assert s.to_act() == (D,) and s.phase is Phase.TURN and s.top == C.KIND_INDEX["YDU"]
     assert not s.pause
 
 
@@ -205,7 +206,7 @@ def test_12_pimp_slap_accepted():
     assert s.to_act() == (B,)
     act(s, B, "accept")
     assert [size(s, x) for x in range(4)] == [5, 9, 9, 9]
-    assert s.to_act() == (B,) and s.phase == 0
+    assert s.to_act() == (B,) and s.phase is Phase.TURN
 
 
 def test_13_pimp_slap_paid_back():
@@ -406,7 +407,7 @@ def test_5_1_throwing_in_an_action_card_is_a_fault():
     s = new_table("G7", {CC: ["ODU", "Y4"]})
     throw = s.game.action_from_json("throw ODU")
     assert s.game.action_to_json(throw) == "throw ODU"
-    assert s.check(CC, throw).reason == "only number cards can be thrown in"
+    assert s.judge(CC, throw).reason == "only number cards can be thrown in"
     events = act(s, CC, "throw ODU")
     assert [e.kind for e in events] == ["fault", "draw"]
     assert holds(s, CC, "ODU") and size(s, CC) == 8
@@ -437,7 +438,7 @@ def test_5_2_a_finished_judas_is_back_in_the_round():
     """[DECISION] A false accusation costs a finished player 2 cards too; holding cards,
     it is back in the round and gives up its place (as after a missed Mic Drop)."""
     s = finished_d()
-    assert s.check(D, s.game.action_from_json("accuse 1 mic-drop")).verdict is Verdict.FAULTY
+    assert s.judge(D, s.game.action_from_json("accuse 1 mic-drop")).verdict is Verdict.FAULTY
     events = act(s, D, "accuse 1 mic-drop")
     assert [e.kind for e in events] == ["fault", "draw", "rejoin"]
     assert size(s, D) == 2 and s.status[D] == IN and s.finish_order == []
@@ -453,7 +454,7 @@ def test_9_4_a_penalised_fault_stays_on_record():
     act(s, D, "accuse 0 mic-check")
     act(s, CC, "play G6")
     assert verdict(s, B, "accuse 0 mic-check") is Verdict.ILLEGAL
-    assert s.check(B, s.game.action_from_json("accuse 0 mic-check")).reason == \
+    assert s.judge(B, s.game.action_from_json("accuse 0 mic-check")).reason == \
         "that fault has already been penalised (ignored)"
     with pytest.raises(IllegalAction):
         act(s, B, "accuse 0 mic-check")
@@ -474,7 +475,7 @@ def test_5_4_a_false_mic_check_is_a_permitted_bluff():
     and a ``mic`` flag with more than two cards."""
     s = new_table("G7", {A: ["G3", "G4"], B: ["G5"]}, exact=(A,))
     before = s.view(None)
-    assert s.check(B, s.game.action_from_json("mic check")).verdict is Verdict.LEGAL
+    assert s.judge(B, s.game.action_from_json("mic check")).verdict is Verdict.LEGAL
     assert [e.full() for e in act(s, B, "mic check")] == \
         [{"kind": "mic_check", "seat": B, "bluff": True}]
     assert s.view(None) == before
@@ -496,4 +497,4 @@ def test_politix_calls_are_limited_per_round():
     for _ in range(2):
         act(s, B, "politix")
         act(s, B, "end politix")
-    assert s.check(B, C.POLITIX).reason == "you have no Politix call left this round"
+    assert s.judge(B, C.POLITIX).reason == "you have no Politix call left this round"

@@ -8,7 +8,7 @@ import pytest
 
 from spieltisch.core import CLOCK, Event, IllegalAction, Verdict
 from spieltisch.games.hood_politix import cards as C
-from spieltisch.games.hood_politix.state import FINISHED, SNITCH_R, TURN
+from spieltisch.games.hood_politix.terms import FINISHED, Phase
 
 from .test_scenarios import CC, A, B, D, act, holds, new_table, size
 
@@ -17,12 +17,12 @@ def snitched():
     """A has snitched C (A: G1 G2 left, C: Y9 PIY); A is to resolve it."""
     s = new_table("G7", {A: ["GSN", "G1", "G2"], CC: ["Y9", "PIY"]}, exact=(A, CC))
     act(s, A, "play GSN 2")
-    assert s.phase == SNITCH_R and s.to_act() == (A,)
+    assert s.phase is Phase.SNITCH and s.to_act() == (A,)
     return s
 
 
 def why(s, seat, text, verdict=Verdict.ILLEGAL):
-    c = s.check(seat, s.game.action_from_json(text))
+    c = s.judge(seat, s.game.action_from_json(text))
     assert c.verdict is verdict
     return c.reason
 
@@ -40,7 +40,7 @@ def test_take_then_give_exchanges_one_card_each():
     seen = {"took": "PIY", "gave": "G1"}
     assert events == [Event("exchange", A, {"target": CC}, {A: seen, CC: seen})]
     assert C.codes(s.hands[A]) == ["G2", "PIY"] and C.codes(s.hands[CC]) == ["G1", "Y9"]
-    assert s.phase == TURN and s.to_act() == (B,) and s.snitch_take == -1
+    assert s.phase is Phase.TURN and s.to_act() == (B,) and s.snitch_take == -1
     # A knows C's whole hand, C knows A holds the In Yo Face, the others nothing.
     assert s.view(A)["known"] == {"2": ["G1", "Y9"]}
     assert s.view(CC)["known"] == {"0": ["PIY"]}
@@ -60,7 +60,7 @@ def test_the_take_is_private_and_no_move():
     assert s.view(A) == {**mine, "snitch_take": "PIY"}
     assert s.deadlines() == deadlines  # the move timer runs on
     assert {seat: s.legal_actions(seat) for seat in (B, CC, D)} == others
-    assert s.phase == SNITCH_R and s.to_act() == (A,)
+    assert s.phase is Phase.SNITCH and s.to_act() == (A,)
 
 
 def test_out_of_turn_actions_in_between_keep_the_take():
@@ -112,7 +112,7 @@ def test_action_texts():
 def test_finished_snitch_player_only_reveals():
     s = new_table("G7", {A: ["GSN"], CC: ["Y9"]}, exact=(A, CC))
     act(s, A, "play GSN 2 mic")
-    assert s.status[A] == FINISHED and s.phase == SNITCH_R
+    assert s.status[A] == FINISHED and s.phase is Phase.SNITCH
     assert texts(s, A) == ["reveal Y9"]
     assert "no card to give" in why(s, A, "take Y9")
 

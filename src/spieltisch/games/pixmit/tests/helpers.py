@@ -5,9 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from spieltisch.core import get_spec, load_position
+from spieltisch.core import get_spec
 from spieltisch.games.pixmit import cards as C
 from spieltisch.games.pixmit.state import PixmitState
+from spieltisch.games.pixmit.terms import Phase
+from spieltisch.testing import act, edited, legal_texts
+from spieltisch.testing import load as load_state
+
+__all__ = ["A", "B", "C_", "D", "act", "cards", "code", "deal_order", "legal_texts", "load",
+           "mask", "new_state", "numbers", "offer", "position", "reach_round3", "rearranged"]
 
 A, B, C_, D = 0, 1, 2, 3
 
@@ -40,18 +46,10 @@ def deal_order(hands: dict[int, list[int]], stack_top: list[int], n: int, start:
     return [code(x) for x in order]
 
 
-def act(state: PixmitState, seat: int, text: str) -> None:
-    state.apply(seat, state.game.action_from_json(text))
-
-
 def offer(state: PixmitState, seat: int, target: int, cards: str) -> None:
     """An offer's two actions: ``target T``, then ``offer CARDS``."""
     act(state, seat, f"target {target}")
     act(state, seat, f"offer {cards}")
-
-
-def legal_texts(state: PixmitState, seat: int) -> set[str]:
-    return {state.game.action_to_json(a) for a in state.legal_actions(seat)}
 
 
 def reach_round3(finals: dict[int, list[int]], n: int, start: int = 0,
@@ -84,7 +82,7 @@ def reach_round3(finals: dict[int, list[int]], n: int, start: int = 0,
             offer(state, p, targets[p], code(junk[p]))
             act(state, p, "claim none" if mode == "pro" else f"claim {code(junk[p])}")
             act(state, targets[p], "veto")
-            if state.phase == 3:  # Schöpfung offered: let the veto stand
+            if state.phase is Phase.CREATION:  # Schöpfung offered: let the veto stand
                 act(state, p, "pass")
     assert state.round == 3
     for p in range(n):
@@ -116,12 +114,8 @@ def cards(n: int, hands: dict[int, list[int]]) -> dict[str, Any]:
 def rearranged(state: PixmitState, hands: dict[int, list[int]]) -> PixmitState:
     """A fresh deal with these hands instead, through its position (the same start
     player and generator): see ``cards``."""
-    pos = state.position()
-    pos["state"].update(cards(state.num_players, hands))
-    return load(pos)
+    return edited(state, **cards(state.num_players, hands))
 
 
 def load(pos: dict[str, Any]) -> PixmitState:
-    state = load_position(pos)
-    assert isinstance(state, PixmitState)
-    return state
+    return load_state(pos, PixmitState)

@@ -9,6 +9,7 @@ import pytest
 from spieltisch.core import get_spec
 from spieltisch.games.pixmit import cards as C
 from spieltisch.games.pixmit import state as S
+from spieltisch.games.pixmit.terms import Phase
 
 from .reference import best
 
@@ -43,7 +44,7 @@ def test_random_game_invariants(n, mode):
                                                                      for x in state.stack)
         if not state.is_over():
             for p, h in enumerate(state.hands):
-                limit = 7 if state.phase == S.DISCARD and p == state.active else 6
+                limit = 7 if state.phase is Phase.DISCARD and p == state.active else 6
                 assert 1 <= h.bit_count() <= limit
                 assert state.known[p] & h == h  # a seat knows its own hand
             holder = state.view(None)["holder_21"]
@@ -61,17 +62,17 @@ def test_random_game_invariants(n, mode):
             assert C.may_call(before.hands[seat]) and before.fresh
         if kind == "target":
             # private: every other seat's view is unchanged, and no event was made
-            assert state.phase == S.TURN and state.target == action - 6 != seat
+            assert state.phase is Phase.TURN and state.target == action - 6 != seat
             for p in range(n):
                 if p != seat:
                     assert state.view(p) == before.view(p)
             assert state.view(seat)["offer_target"] == state.target
         if kind == "offer":
             t, s = before.target, state.game.space.decode(action)[1]
-            assert before.phase == S.TURN and t >= 0 and t != seat
+            assert before.phase is Phase.TURN and t >= 0 and t != seat
             assert C.SUBSETS[s] & before.hands[seat] == C.SUBSETS[s]
             assert C.SUBSETS[s].bit_count() <= before.hands[t].bit_count()
-            assert state.target == t and state.phase == S.CLAIM
+            assert state.target == t and state.phase is Phase.CLAIM
 
     for g in range(250):
         state = play(n, mode, g, check)
@@ -95,7 +96,7 @@ def test_hands_grow_two_four_six_without_vetoes():
     sizes = []
     while not state.is_over():
         seat = state.to_act()[0]
-        if state.phase == S.TURN and state.turn_index == 0 and state.target < 0:
+        if state.phase is Phase.TURN and state.turn_index == 0 and state.target < 0:
             sizes.append([h.bit_count() for h in state.hands])
         legal = state.legal_actions(seat)
         action = 2 if 2 in legal else [a for a in legal if a != 0][0]  # always accept
@@ -112,7 +113,7 @@ def test_knowledge_look_is_private():
         while not state.is_over():
             seat = state.to_act()[0]
             legal = state.legal_actions(seat)
-            if 1 in legal and state.phase == S.TURN:
+            if 1 in legal and state.phase is Phase.TURN:
                 top = state.stack[-2:]
                 state.apply(seat, 1)
                 mine = {k["card"] for k in state.view(seat)["known"] if "stack_from_top" in k}
@@ -145,7 +146,7 @@ def test_determinise_respects_beginner_claims():
     rng = random.Random(0)
     for seed in range(60):
         state = game.new_state(seed=seed)
-        while not state.is_over() and state.phase != S.RESPONSE:
+        while not state.is_over() and state.phase is not Phase.RESPONSE:
             seat = state.to_act()[0]
             state.apply(seat, rng.choice(state.legal_actions(seat)))
         if state.is_over():

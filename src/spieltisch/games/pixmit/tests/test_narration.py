@@ -19,6 +19,7 @@ from spieltisch.games.pixmit.state import PixmitState
 from spieltisch.guides import guide_text
 from spieltisch.narration import Narrator as GenericNarrator
 from spieltisch.narration import board, context, describe, narrate
+from spieltisch.testing import act as play
 
 from .helpers import C_, B, D, deal_order, reach_round3
 from .helpers import A as SEAT_A
@@ -36,10 +37,6 @@ def new(deck: list[str], n: int, start: int = 0, mode: str = "pro") -> PixmitSta
     state = spieltisch.new_game("pixmit", n, {"mode": mode, "start_player": start}, deck=[deck])
     assert isinstance(state, PixmitState)
     return state
-
-
-def play(state: PixmitState, seat: int, text: str) -> list[Event]:
-    return state.apply(seat, state.game.action_from_json(text))
 
 
 def told(state: PixmitState, event: Event, reader: int | None) -> dict[str, str]:

@@ -9,6 +9,7 @@ import pytest
 
 from spieltisch.core import IllegalAction
 from spieltisch.games.pixmit.actions import ActionSpace
+from spieltisch.games.pixmit.terms import Phase
 
 from .helpers import (
     C_,
@@ -34,7 +35,7 @@ def test_target_then_cards_make_one_offer():
     space = state.game.space
     assert legal_texts(state, A) == {"target 1", "target 2"}
     assert state.apply(A, space.from_text("target 1")) == []  # no event
-    assert state.log == [] and state.phase == 0 and state.to_act() == (A,)
+    assert state.log == [] and state.phase is Phase.TURN and state.to_act() == (A,)
     assert legal_texts(state, A) == {"offer 01", "offer 02", "offer 01 02"}
     events = state.apply(A, space.from_text("offer 01 02"))
     assert [(e.kind, e.seat, e.public, e.private) for e in events] == \

@@ -6,9 +6,12 @@ from typing import Any
 
 import pytest
 
-from spieltisch.core import get_spec, load_position
+from spieltisch.core import get_spec
 from spieltisch.games.president import cards as C
 from spieltisch.games.president.state import PresidentState
+from spieltisch.testing import act, edited, legal_texts
+
+__all__ = ["A", "B", "C_", "D", "act", "arrange", "deal_order", "legal_texts", "new_state"]
 
 A, B, C_, D = 0, 1, 2, 3
 
@@ -40,14 +43,6 @@ def new_state(hands: dict[int, list[str]], n: int = 4, leader: int = 0, skip_rul
     return state
 
 
-def act(state: PresidentState, seat: int, text: str) -> None:
-    state.apply(seat, state.game.action_from_json(text))
-
-
-def legal_texts(state: PresidentState, seat: int) -> set[str]:
-    return {state.game.action_to_json(a) for a in state.legal_actions(seat)}
-
-
 def arrange(state: PresidentState, hands: dict[int, list[str]], **fields: Any
             ) -> PresidentState:
     """``state`` again through its position (``docs/positions.md``), the seats holding
@@ -56,16 +51,14 @@ def arrange(state: PresidentState, hands: dict[int, list[str]], **fields: Any
 
     Used for end-of-round scenarios that would otherwise need dozens of scripted piles.
     """
-    pos = state.position()
-    body = pos["state"]
-    for s, seat in enumerate(body["seats"]):
-        seat["hand"] = list(hands.get(s, []))
     named = {c for h in hands.values() for c in h}
-    body["played"] = [c for c in C.CARD_CODES if c not in named]
-    body.update(fields)
-    loaded = load_position(pos)
-    assert isinstance(loaded, PresidentState)
-    return loaded
+
+    def hold(body: dict[str, Any]) -> None:
+        for s, seat in enumerate(body["seats"]):
+            seat["hand"] = list(hands.get(s, []))
+        body["played"] = [c for c in C.CARD_CODES if c not in named]
+
+    return edited(state, hold, **fields)
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from spieltisch.core import get_spec
-from spieltisch.games.president.state import role_points
+from spieltisch.games.president.state import Phase, role_points
 
 from .conftest import C_ as C
 from .conftest import A, B, act, new_state
@@ -32,7 +32,7 @@ def test_deals_scores_and_turn_order_over_random_games():
                         total += sum(role_points(n))
                         assert sum(s.scores) == total
                         assert sorted(e.public["order"]) == list(range(n))
-                if s.phase == "play":
+                if s.phase is Phase.PLAY:
                     assert s.hands[s.to_move], "a player without cards is never asked"
                     assert not s.passed >> s.to_move & 1, "a passed player is never asked"
             assert min(s.scores) <= 0 < max(s.scores) + 1

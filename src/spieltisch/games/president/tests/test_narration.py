@@ -5,16 +5,16 @@ without raw data, and the player guides."""
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterable
 
 import pytest
 
 from spieltisch import new_game
-from spieltisch.core.game import Event, Game
+from spieltisch.core.game import Event
 from spieltisch.guides import guide_text
-from spieltisch.narration import Narrator as GenericNarrator
-from spieltisch.narration import board, context, describe, narrate
+from spieltisch.narration import board, describe
+from spieltisch.testing import act, assert_clean, raw_pattern, sweep
+from spieltisch.testing import told as tell
 
 from ..narration import Narrator
 from ..state import PresidentState
@@ -30,12 +30,7 @@ KINDS = {"deal", "exchange", "play", "pass", "skipped", "revolution", "out", "pi
 
 def told(state: PresidentState, events: Iterable[Event], reader: int | None,
          lang: str) -> list[str]:
-    names = NAMES[:state.num_players]
-    return [narrate(state.game, e.for_seat(reader), names, lang, reader) for e in events]
-
-
-def apply(state: PresidentState, seat: int, text: str) -> list[Event]:
-    return state.apply(seat, state.game.action_from_json(text))
+    return tell(state, events, reader, lang, NAMES)
 
 
 def test_the_game_finds_its_own_narrator() -> None:
@@ -52,7 +47,7 @@ def test_the_game_finds_its_own_narrator() -> None:
 ])
 def test_a_match_skips_the_next_player(lang: str, expected: list[str]) -> None:
     s = new_state({A: ["7C"], B: ["7H"]}, skip_rule=True)
-    events = apply(s, A, "play 7C") + apply(s, B, "play 7H") + apply(s, D, "pass")
+    events = act(s, A, "play 7C") + act(s, B, "play 7H") + act(s, D, "pass")
     assert [e.kind for e in events] == ["play", "play", "skipped", "pass"]
     assert told(s, events, C, lang) == expected
 
@@ -79,7 +74,7 @@ def test_a_match_skips_the_next_player(lang: str, expected: list[str]) -> None:
 ])
 def test_revolution_and_counter_revolution(lang: str, expected: list[str]) -> None:
     s = new_state({A: ["7C", "7D", "7H", "7S"], B: ["5C", "5D", "5H", "5S"]})
-    events = apply(s, A, "play 7C 7D 7H 7S") + apply(s, B, "play 5C 5D 5H 5S")
+    events = act(s, A, "play 7C 7D 7H 7S") + act(s, B, "play 5C 5D 5H 5S")
     assert told(s, events, None, lang) == expected
 
 
@@ -93,9 +88,9 @@ def test_revolution_and_counter_revolution(lang: str, expected: list[str]) -> No
 ])
 def test_a_joker_closes_the_pile(lang: str, expected: list[str]) -> None:
     s = new_state({A: ["5C", "5D"], B: ["JK1"]})
-    apply(s, A, "play 5C 5D")
-    events = apply(s, B, "play JK1") + apply(s, C, "pass") + apply(s, D, "pass")
-    events += apply(s, A, "pass")
+    act(s, A, "play 5C 5D")
+    events = act(s, B, "play JK1") + act(s, C, "pass") + act(s, D, "pass")
+    events += act(s, A, "pass")
     assert told(s, events, A, lang) == expected
 
 
@@ -103,11 +98,11 @@ def finish_round_c_a_d_b(s: PresidentState) -> tuple[PresidentState, list[Event]
     """C, A and D go out in that order and B keeps 3D (cards arranged as in the
     scenario tests); the state after the round and the events of the plays that end it."""
     s = arrange(s, {A: ["KC"], B: ["3C", "3D"], C: ["AC"], D: ["5C", "6C"]}, to_move=C)
-    events = apply(s, C, "play AC")
+    events = act(s, C, "play AC")
     for seat, text in ((D, "pass"), (A, "pass"), (B, "pass"), (D, "play 5C"),
                        (A, "play KC"), (B, "pass"), (D, "pass"), (B, "play 3C"),
                        (D, "play 6C")):
-        events += apply(s, seat, text)
+        events += act(s, seat, text)
     return s, events
 
 
@@ -175,7 +170,7 @@ def test_the_exchange_shows_the_cards_to_giver_and_receiver_only(
 ])
 def test_the_president_gives_back_one_card_at_a_time(lang: str, expected: list[str]) -> None:
     s, _ = round_two()
-    give = apply(s, C, "give 6C")
+    give = act(s, C, "give 6C")
     assert [e.kind for e in give] == ["exchange"]
     assert told(s, give, B, lang) + told(s, give, D, lang) == expected
 
@@ -213,9 +208,9 @@ def test_action_labels(lang: str, expected: list[str]) -> None:
 
 def test_the_board_of_a_seat() -> None:
     s = new_state({A: ["7C", "7H", "JK2"], B: ["9C", "9D"]})
-    apply(s, A, "play 7C 7H")
-    apply(s, B, "play 9C 9D")
-    apply(s, C, "pass")
+    act(s, A, "play 7C 7H")
+    act(s, B, "play 9C 9D")
+    act(s, C, "pass")
     assert board(s.game, s.view(A), NAMES[:4], "en", A) == "\n".join([
         "President — round 1, playing",
         "Normal order: 2 is the highest rank, 3 the lowest.",
@@ -262,21 +257,14 @@ def test_the_board_during_the_exchange_and_under_a_revolution() -> None:
         "Exchange: Dora gives 1 card to Anna",
     ]
     t = new_state({A: ["7C", "7D", "7H", "7S"]})
-    apply(t, A, "play 7C 7D 7H 7S")
+    act(t, A, "play 7C 7D 7H 7S")
     assert board(t.game, t.view(B), NAMES[:4], "de", B).splitlines()[1] == \
         "Revolution: 3 ist der höchste Rang, 2 der niedrigste."
 
 
 # -- the sweep ------------------------------------------------------------------------
 #: Raw data a reader must never see: template braces, reprs, keys, card codes.
-RAW = re.compile(r"[=\[\]{}_]|None|True|False|Something happened|"
-                 r"\b(?:10|[2-9JQKA])[CDHS]\b|\bJK\d")
-
-
-def assert_clean(text: str, where: str) -> None:
-    assert text.strip(), where
-    found = RAW.search(text)
-    assert found is None, f"{where}: {found.group()!r} in {text!r}"
+RAW = raw_pattern(r"\b(?:10|[2-9JQKA])[CDHS]\b|\bJK\d")
 
 
 #: (players, skip rule, seed): every player count; seeds 0 (4 players) and 23 (8) have
@@ -285,45 +273,11 @@ SWEEP = [(4, True, 0), (4, False, 1), (5, True, 1), (6, False, 2), (7, True, 3),
          (8, False, 23)]
 
 
-def sweep_game(n: int, skip_rule: bool, seed: int) -> set[str]:
-    """Play a random game; tell every event to every seat and the spectator, show boards
-    and action labels, all in three languages. Returns the kinds seen."""
-    s = new_game("president", n, {"skip_rule": skip_rule}, seed=seed)
-    game: Game = s.game
-    names = NAMES[:n]
-    generic = GenericNarrator(game)
-    rng = random.Random(seed)
-    readers: list[int | None] = [*range(n), None]
-    seen: set[str] = set()
-    step = 0
-    while not s.is_over():
-        seat = s.to_act()[0]
-        legal = s.legal_actions(seat)
-        for lang in LANGS:
-            for a in legal:
-                assert_clean(describe(game, a, lang), f"action {a}")
-            if step % 97 == 0:
-                for reader in readers:
-                    assert_clean(board(game, s.view(reader), names, lang, reader), "board")
-        for event in s.apply(seat, rng.choice(legal)):
-            seen.add(event.kind)
-            for reader in readers:
-                seen_by = event.for_seat(reader)
-                for lang in LANGS:
-                    text = narrate(game, seen_by, names, lang, reader)
-                    assert_clean(text, f"{event.kind} for {reader} in {lang}")
-                    assert text != generic.tell(seen_by, context(game, names, lang, reader))
-        step += 1
-    for lang in LANGS:
-        for reader in readers:
-            assert_clean(board(game, s.view(reader), names, lang, reader), "final board")
-    return seen
-
-
 def test_every_event_board_and_action_is_told_in_words() -> None:
     seen: set[str] = set()
     for n, skip_rule, seed in SWEEP:
-        seen |= sweep_game(n, skip_rule, seed)
+        s = new_game("president", n, {"skip_rule": skip_rule}, seed=seed)
+        seen |= sweep(s, random.Random(seed), names=NAMES, raw=RAW, board_every=97)
     assert seen == KINDS
 
 
@@ -332,7 +286,7 @@ def test_every_action_has_a_label() -> None:
     for lang in LANGS:
         labels = [describe(game, a, lang) for a in range(game.num_actions)]
         for label in labels:
-            assert_clean(label, "label")
+            assert_clean(label, "label", RAW)
         assert len(set(labels)) == game.num_actions  # no two actions read the same
 
 

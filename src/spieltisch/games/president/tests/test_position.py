@@ -12,7 +12,9 @@ import pytest
 
 from spieltisch.core import ConfigError, load_position
 from spieltisch.games.president import cards as C_
-from spieltisch.games.president.state import PresidentState
+from spieltisch.games.president.state import Phase, PresidentState
+from spieltisch.testing import act, legal_texts
+from spieltisch.testing import load as load_state
 
 from .conftest import C_ as C
 from .conftest import A, B, D
@@ -57,33 +59,23 @@ def example(edit: Callable[[dict[str, Any]], Any] | None = None) -> dict[str, An
 
 
 def load(pos: dict[str, Any]) -> PresidentState:
-    state = load_position(pos)
-    assert isinstance(state, PresidentState)
-    return state
-
-
-def act(state: PresidentState, seat: int, text: str) -> None:
-    state.apply(seat, state.game.action_from_json(text))
-
-
-def legal(state: PresidentState, seat: int) -> set[str]:
-    return {state.game.action_to_json(a) for a in state.legal_actions(seat)}
+    return load_state(pos, PresidentState)
 
 
 def test_the_example_loads_and_plays_on():
     s = load(example())
     assert s.to_act() == (B,) and s.move_number == 41
-    assert legal(s, B) == {"pass", "play 10C 10H", "play JK1"}
+    assert legal_texts(s, B) == {"pass", "play 10C 10H", "play JK1"}
     assert s.view(None)["roles"] == {"2": "president", "0": "prime_minister",
                                      "3": "peasant", "1": "beggar"}
     assert s.view(B)["received"] == ["3D", "JK1"] and s.view(C)["received"] == ["2H", "JK2"]
     act(s, B, "play 10C 10H")
     assert s.to_act() == (A,)  # C is out and D passed: only A may answer
-    assert legal(s, A) == {"pass"}
+    assert legal_texts(s, A) == {"pass"}
     act(s, A, "pass")
     assert s.view(None)["pile"] == {"size": 0, "top": [], "owner": -1, "passed": []}
     assert s.to_act() == (B,)
-    assert legal(s, B) == {"play QS", "play JK1"}
+    assert legal_texts(s, B) == {"play QS", "play JK1"}
 
 
 def test_the_example_is_written_back_as_it_was():
@@ -125,7 +117,7 @@ def test_an_exchange_position_plays_the_rest_of_the_exchange():
     }
     s = load(pos)
     assert s.to_act() == (C,)
-    assert legal(s, C) == {f"give {c}" for c in [*hearts, "2S", "JK1", "JK2"]}
+    assert legal_texts(s, C) == {f"give {c}" for c in [*hearts, "2S", "JK1", "JK2"]}
     act(s, C, "give JK2")
     assert s.to_act() == (C,) and s.view(None)["exchange"][0] == {"from": C, "to": B,
                                                                   "count": 1}
@@ -133,7 +125,7 @@ def test_an_exchange_position_plays_the_rest_of_the_exchange():
     assert s.to_act() == (A,)
     assert s.view(A)["received"] == ["AS"] and s.view(D)["gave"] == {"0": ["AS"]}
     act(s, A, "give 3C")
-    assert s.phase == "play" and s.to_act() == (B,)
+    assert s.phase is Phase.PLAY and s.to_act() == (B,)
     assert {"3H", "JK2"} <= set(s.view(B)["hand"]) and "3C" in s.view(D)["hand"]
 
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from spieltisch.core import IllegalAction
-from spieltisch.games.president.state import role_points
+from spieltisch.games.president.state import Phase, role_points
 
 from .conftest import C_ as C
 from .conftest import A, B, D, act, arrange, legal_texts, new_state
@@ -199,7 +199,7 @@ def play_round_c_a_d_b(s):
 
     Any exchange of the round is completed first (first legal gives); C leads.
     """
-    while s.phase == "exchange":
+    while s.phase is Phase.EXCHANGE:
         seat = s.to_act()[0]
         s.apply(seat, s.legal_actions(seat)[0])
     s = arrange(s, {A: ["KC"], B: ["3C", "3D"], C: ["AC"], D: ["5C", "6C"]}, to_move=C)
@@ -232,7 +232,7 @@ def test_17_beggar_and_peasant_give_their_highest_cards():
     assert s.view(A)["received"] == ["KD"]             # then the Peasant gives one of his Ks
     assert s.to_act() == (A,)
     act(s, A, "give KD")
-    assert s.phase == "play" and s.to_move == B
+    assert s.phase is Phase.PLAY and s.to_move == B
     assert "JK1" in s.view(B)["hand"] and lowest in s.view(B)["hand"]
     assert "KD" in s.view(D)["hand"]
 
@@ -243,7 +243,7 @@ def test_18_roles_points_and_next_leader():
     assert s.last_order == [C, A, D, B]
     assert s.scores == [50 + 0, 50 - 15, 50 + 5, 50 - 10]
     assert s.round == 2 and s.exchange[0][:2] == [C, B]  # B (Beggar) handed over to C
-    while s.phase == "exchange":
+    while s.phase is Phase.EXCHANGE:
         seat = s.to_act()[0]
         s.apply(seat, s.legal_actions(seat)[0])
     assert s.to_move == B

@@ -1,0 +1,100 @@
+"""Hockey configured: the option, the action space and the actions' text (``"play 7H"``).
+
+The rules themselves live in ``state.py``; this module only says what an action is
+(a card id: action ``c`` is "play card ``c``", §3) and how it is written.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from ...core.cards import Shuffler
+from ...core.game import Game, IllegalAction, Json
+from .cards import CODES, NUM_CARDS, SYMBOLS
+from .state import HockeyState, Move
+
+if TYPE_CHECKING:
+    from ...bots.base import Bot
+    from ...core.observation import Observer
+    from ...core.position import Fields
+
+#: Suit symbols a player may type instead of letters (``10♥`` for ``10H``).
+_SUIT_LETTERS = (("♣", "C"), ("♦", "D"), ("♥", "H"), ("♠", "S"))
+
+
+class HockeyGame(Game):
+    """Hockey for exactly two players; actions are card ids (``"play 7H"``)."""
+
+    card_codes = CODES
+
+    def __init__(self, num_players: int, options: dict[str, Any]) -> None:
+        super().__init__(num_players, options)
+        #: Seat that deals period 1, or -1 for a random choice (§2).
+        self.first_dealer: int = options["first_dealer"]
+
+    def _new_state(self, rng: random.Random, stacked: list[list[int]]) -> HockeyState:
+        """§2: a new game, its chance from ``rng`` after the ``stacked`` orders."""
+        return HockeyState.deal_new(self, Shuffler(rng, stacked))
+
+    @property
+    def num_actions(self) -> int:
+        """One action per card (§3: a play is one card from the hand)."""
+        return NUM_CARDS
+
+    def action_to_json(self, action: int) -> Json:
+        """``"play 7H"``."""
+        return f"play {CODES[action]}"
+
+    def action_from_json(self, obj: Json) -> int:
+        """``"play 7H"``, ``"7H"`` or ``"play 7♥"``; ``IllegalAction`` names what is wrong."""
+        if not isinstance(obj, str):
+            raise IllegalAction(f"a Hockey action is text such as 'play 7H', not {obj!r}")
+        words = obj.split()
+        if len(words) == 2 and words[0].lower() == "play":
+            words = words[1:]
+        if len(words) != 1:
+            raise IllegalAction(f"a Hockey action is 'play <card>' (e.g. 'play 7H'), not {obj!r}")
+        code = words[0].upper()
+        for symbol, letter in _SUIT_LETTERS:
+            code = code.replace(symbol, letter)
+        try:
+            return self._card_index()[code]
+        except KeyError:
+            raise IllegalAction(f"unknown card {words[0]!r} (cards are written like 10H, JS, "
+                                "AC)") from None
+
+    def action_kind(self, action: int) -> Move:
+        """Every action plays a card (§3)."""
+        return Move.PLAY_CARD
+
+    def describe_action(self, action: int) -> str:
+        """``"play 7♥"`` (the terminal's form)."""
+        return f"play {SYMBOLS[action]}"
+
+    def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> HockeyState:
+        """A state from a position's ``"state"`` object (``position.py``)."""
+        from .position import read  # (it imports state.py, which this module imports)
+
+        return read(self, fields, shuffler)
+
+    def render_view(self, view: dict[str, Json]) -> str:
+        """The terminal's picture of a view (``render.py``)."""
+        from .render import render
+
+        return render(view)
+
+    def bots(self) -> dict[str, type[Bot]]:
+        """Hockey's own bot (``bot.py``)."""
+        from .bot import HeuristicBot
+
+        return {"heuristic": HeuristicBot}
+
+    def observer_class(self) -> type[Observer]:
+        """Hockey's own RL observation (``observation.py``)."""
+        from .observation import HockeyObserver
+
+        return HockeyObserver
+
+
+__all__ = ["HockeyGame"]

@@ -1,0 +1,243 @@
+"""Judging attempts that are not legal actions: faulty ones, which the rules punish with
+2 cards (§3 invalid attempts, §5.1 throw-ins, §5.2 false accusations), and illegal ones,
+refused with no penalty (§9.4, §9.5); plus the hints that say what would be right.
+
+Attempts are judged three ways: LEGAL (a listed legal action, and also a bluff Mic Check,
+which changes nothing, §5.4); FAULTY, with a ``Fault`` kind; and ILLEGAL (no such card in
+your hand, nonsense targets, anything during a pause but accusations and ending it, a
+repeat accusation of a fault on record).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.game import Check, Verdict
+from ...i18n import N_
+from . import cards as C
+from .cards import (
+    A_ACCEPT,
+    A_ACCUSE,
+    A_DRAW,
+    A_END_POLITIX,
+    A_EXPIRE,
+    A_GIVE,
+    A_MIC,
+    A_PASS,
+    A_PLAY,
+    A_POLITIX,
+    A_RELEASE,
+    A_REVEAL,
+    A_TAKE,
+    A_THROW,
+    AARG_T,
+    AFLAG_T,
+    AKIND_T,
+    ATYPE_T,
+    DEUCE,
+    F_TIMEOUT,
+    KIND_CODES,
+    KIND_MASK,
+    KIND_TYPE,
+    NUMBER_KINDS,
+)
+from .terms import (
+    FINISHED,
+    IN,
+    MICDROP_WAIT,
+    OVER,
+    P_POLITIX,
+    P_RESPEKT,
+    PAUSE_NAMES,
+    SLAP_R,
+    SNITCH_R,
+    STACK,
+    Fault,
+)
+
+if TYPE_CHECKING:
+    from .state import HoodPolitixState
+
+
+class FaultCheck(Check):
+    """A FAULTY verdict and its kind (§3): narration and statistics read the kind, never
+    the reason's words."""
+
+    __slots__ = ("fault",)
+
+    def __init__(self, fault: Fault, template: str, params: dict[str, Any] | None = None
+                 ) -> None:
+        """A FAULTY check of kind ``fault``."""
+        super().__init__(Verdict.FAULTY, template, params)
+        self.fault = fault
+
+
+#: A Mic Check with nothing to announce, or a ``mic`` flag with more than 2 cards.
+BLUFF = Check(Verdict.LEGAL, N_("a bluff: permitted, and it changes nothing (§5.4)"))
+
+
+def _illegal(template: str, /, **args: Any) -> Check:
+    """A refusal, no penalty: an English template (``N_``) and its arguments."""
+    return Check(Verdict.ILLEGAL, template, args or None)
+
+
+def _faulty(fault: Fault, template: str, /, **args: Any) -> FaultCheck:
+    """A fault of kind ``fault`` (§3): the template and arguments say why."""
+    return FaultCheck(fault, template, args or None)
+
+
+def judge(s: HoodPolitixState, seat: int, action: int) -> Check:
+    """Judge an attempt that is not a listed legal action (§3, §5.2, §9.4, §9.5)."""
+    phase = s.phase
+    if phase == OVER:
+        return _illegal(N_("the game is over"))
+    typ, kind, arg, flag = ATYPE_T[action], AKIND_T[action], AARG_T[action], AFLAG_T[action]
+    if typ == A_EXPIRE:
+        return _illegal(N_("only the clock lets time run out"))
+    if typ == A_ACCUSE:  # by anyone, also a finished player (§5.2)
+        return _judge_accusation(s, seat, accused=arg, fault=kind)
+    if s.status[seat] == FINISHED and not (phase == SNITCH_R and seat == s.due):
+        return _illegal(N_("you have finished this round; wait for the next one"))
+    if s.pause:
+        who = s.pause_seat
+        if typ == A_END_POLITIX and s.pause == P_POLITIX:
+            return _illegal(N_("only seat {seat}, who called Politix, may end the pause"),
+                            seat=who)
+        if typ == A_RELEASE and s.pause == P_RESPEKT:
+            return _illegal(N_("only seat {seat} may release the Respekt pause"), seat=who)
+        return _illegal(N_("the game is paused ({pause}): only accusations until it ends"),
+                        pause=PAUSE_NAMES[s.pause])
+    if typ == A_END_POLITIX:
+        return _illegal(N_("there is no Politix pause"))
+    if typ == A_RELEASE:
+        return _illegal(N_("there is no Respekt pause"))
+    if typ == A_POLITIX:
+        if phase == MICDROP_WAIT:
+            return _illegal(N_("the round is ending"))
+        return _illegal(N_("you have no Politix call left this round"))
+    if phase == MICDROP_WAIT:
+        if typ == A_PASS:
+            return _illegal(N_("only seat {seat} lets the Mic Drop pass"), seat=s.wait_seat)
+        return _illegal(N_("the round is ending: accuse the missed Mic Drop or pass"))
+    if typ == A_PASS:
+        return _illegal(N_("there is no Mic Drop window to let pass"))
+    if typ == A_MIC:
+        return BLUFF  # nothing to announce: a permitted bluff (§5.4)
+    if typ == A_REVEAL or typ == A_TAKE or typ == A_GIVE:
+        return _judge_snitch_step(s, seat, typ, kind)
+    hand = s.hands[seat]
+    due = s.due
+    if typ == A_PLAY or typ == A_THROW:
+        if not hand & KIND_MASK[kind]:
+            return _illegal(N_("you do not hold {card}"), card=KIND_CODES[kind])
+        if flag and hand.bit_count() > 2 and action - 1 in s.legal_actions(seat):
+            return BLUFF  # the card without the flag is legal: the flag is a bluff
+        if typ == A_THROW:
+            if kind >= NUMBER_KINDS:
+                return _faulty(Fault.NOT_A_NUMBER, N_("only number cards can be thrown in"))
+            return _faulty(Fault.TOO_LATE,
+                           N_("too late or not identical: the top card is {top}"),
+                           top=KIND_CODES[s.top])
+        if arg >= 0 and (arg >= s.n or arg == seat or s.status[arg] != IN):
+            return _illegal(N_("seat {seat} cannot be targeted (another player still in)"),
+                            seat=arg)
+    elif typ != A_DRAW and typ != A_ACCEPT:
+        return _illegal(N_("not possible now"))
+    if seat != due:
+        return _faulty(Fault.OUT_OF_TURN, N_("out of turn: seat {seat} is to act"), seat=due)
+    # The due seat's wrong move: what is wrong depends on the phase (its rule's ``why``).
+    return s.PHASES[phase].why(s, seat, action)
+
+
+def _judge_accusation(s: HoodPolitixState, seat: int, accused: int, fault: int) -> Check:
+    """§5.2, §9.4: an accusation that is not legal is ignored (a fault on record, or a timeout
+    claim during a pause) or costs the accuser 2 (Judas)."""
+    if accused >= s.n:
+        return _illegal(N_("there is no seat {seat}"), seat=accused)
+    if accused == seat:
+        return _illegal(N_("you cannot accuse yourself"))
+    if s.penalised >> (accused * 3 + fault) & 1:
+        return _illegal(N_("that fault has already been penalised (ignored)"))
+    if fault == F_TIMEOUT and s.pause:
+        return _illegal(N_("the game is paused: no move timer runs (§9.5)"))
+    return _faulty(Fault.FALSE_ACCUSATION, N_("Judas! seat {seat} has no open fault '{fault}'"),
+                   seat=accused, fault=C.FAULT_NAMES[fault])
+
+
+def _judge_snitch_step(s: HoodPolitixState, seat: int, typ: int, kind: int) -> Check:
+    """§4 Snitch, §9.10: why a reveal, take or give is refused (never a fault)."""
+    if s.phase != SNITCH_R or seat != s.due:
+        return _illegal(N_("there is no Snitch of yours to resolve"))
+    taken = s.snitch_take
+    if taken >= 0:
+        if typ != A_GIVE:
+            return _illegal(N_("you are taking their {card}: give one of your cards for it "
+                               "('give G1')"), card=KIND_CODES[taken])
+        return _illegal(N_("you hold no {card}"), card=KIND_CODES[kind])
+    if typ == A_GIVE:
+        return _illegal(N_("take one of their cards first ('take G1'), then give one of "
+                           "yours"))
+    if not s.hands[s.target] & KIND_MASK[kind]:
+        return _illegal(N_("seat {seat} holds no {card}"), seat=s.target, card=KIND_CODES[kind])
+    if typ == A_TAKE:
+        return _illegal(N_("you have no card to give in exchange: reveal one of theirs"))
+    return _illegal(N_("not possible"))
+
+
+def why_turn(s: HoodPolitixState, seat: int, action: int) -> Check:
+    """TURN (§3): the card does not match, or a draw while holding a playable card."""
+    typ = ATYPE_T[action]
+    if typ == A_PLAY:
+        kind = AKIND_T[action]
+        return _faulty(Fault.NO_MATCH, N_("{card} does not match {top} (colour {colour})"),
+                       card=KIND_CODES[kind], top=KIND_CODES[s.top],
+                       colour=C.COLOURS[s.colour])
+    if typ == A_DRAW:
+        return _faulty(Fault.PLAYABLE, N_("you hold a playable card"))
+    return _faulty(Fault.NOTHING_TO_ACCEPT, N_("nothing to accept"))
+
+
+def why_answer(s: HoodPolitixState, seat: int, action: int) -> Check:
+    """STACK, SLAP, DEAL (§4): not an answer the phase allows; the reason names the ones
+    it does (§9.3: no Deuce on a stack with In Yo Face)."""
+    phase = s.phase
+    if phase == STACK:
+        if s.stack_iyf:
+            if ATYPE_T[action] == A_PLAY and KIND_TYPE[AKIND_T[action]] == DEUCE:
+                return _faulty(Fault.WRONG_ANSWER,
+                               N_("a Deuce cannot go on a stack with In Yo Face"))
+            return _faulty(Fault.WRONG_ANSWER, N_("wrong response: answer the stack with In "
+                                                  "Yo Face, 5-0, a matching Payback, or "
+                                                  "accept"))
+        return _faulty(Fault.WRONG_ANSWER, N_("wrong response: answer the stack with Deuce, "
+                                              "In Yo Face, 5-0, a matching Payback, or "
+                                              "accept"))
+    if phase == SLAP_R:
+        return _faulty(Fault.WRONG_ANSWER, N_("wrong response: answer the Pimp Slap with a "
+                                              "matching Payback, 5-0, or accept"))
+    return _faulty(Fault.WRONG_ANSWER, N_("wrong response: block the Deal with 5-0, or "
+                                          "accept"))
+
+
+def why_snitch(s: HoodPolitixState, seat: int, action: int) -> Check:
+    """SNITCH (§4): the Snitch is resolved first — reveal one of the target's cards, or take
+    one and give one (the exchange's second step, §9.10)."""
+    typ = ATYPE_T[action]
+    taken = s.snitch_take
+    if typ == A_PLAY:
+        if taken >= 0:
+            return _faulty(Fault.WRONG_ANSWER, N_("resolve your Snitch first (give one of "
+                                                  "your cards for their {card})"),
+                           card=KIND_CODES[taken])
+        return _faulty(Fault.WRONG_ANSWER, N_("resolve your Snitch first (reveal one of "
+                                              "their cards, or take one and give one of "
+                                              "yours)"))
+    if typ == A_DRAW:
+        if taken >= 0:
+            return _faulty(Fault.WRONG_ANSWER, N_("wrong response: resolve your Snitch (give "
+                                                  "one of your cards for their {card})"),
+                           card=KIND_CODES[taken])
+        return _faulty(Fault.WRONG_ANSWER, N_("wrong response: resolve your Snitch (reveal "
+                                              "one of their cards, or take one and give one "
+                                              "of yours)"))
+    return _faulty(Fault.NOTHING_TO_ACCEPT, N_("nothing to accept"))
