@@ -7,13 +7,17 @@ variants (10,000 games each, so 20,000 games) in 2 processes, to finish in under
 backend, tables, statistics, plots, HTML and Parquet) and prints the seconds of each, and
 the CPU seconds the games took (what they cost on idle cores, when the machine is shared).
 
-    python benchmarks/lab_speed.py [--games 10000] [--jobs 2] [--game president]
+    python benchmarks/lab_speed.py [--games 10000] [--jobs 2 | --ray local] [--game president]
         [--variant base --variant skip:skip_rule=on] [--out /tmp/lab_speed.html]
+
+With ``--ray ADDRESS`` the games run on a Ray cluster (``auto``, ``local`` or
+``ray://host:10001``); connecting and starting the workers count in "play".
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import resource
 import sys
 import tempfile
@@ -21,7 +25,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from spieltisch.lab import LabPlan, LocalProcesses, parse_variant
+from spieltisch.lab import LabPlan, LocalProcesses, OnWorkers, parse_variant
 from spieltisch.lab.profiles import profile_for
 from spieltisch.lab.report import RunInfo, write_report
 from spieltisch.lab.tables import build_tables
@@ -32,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game", default="president")
     p.add_argument("--games", type=int, default=10_000, help="games per variant")
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--ray", default=None, metavar="ADDRESS", help="play on a Ray cluster")
     p.add_argument("--variant", action="append", default=None)
     p.add_argument("--bots", default="random")
     p.add_argument("--seed", type=int, default=0)
@@ -44,21 +49,28 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     plan = LabPlan.make(args.game, None, variants, args.bots.split(","), args.games, 0,
                         args.seed)
-    backend = LocalProcesses(args.jobs)
     tasks = plan.tasks()
     cpu0 = _cpu_seconds()
     t1 = time.perf_counter()
-    records = backend.play(tasks)
+    with contextlib.ExitStack() as stack:
+        if args.ray:
+            from spieltisch.cluster import RayWorkers
+
+            backend = OnWorkers(stack.enter_context(RayWorkers(args.ray)))
+        else:
+            backend = LocalProcesses(args.jobs)
+        records = backend.play(tasks)
+        where = backend.describe()
     t2 = time.perf_counter()
-    cpu = _cpu_seconds() - cpu0
+    cpu = _cpu_seconds() - cpu0  # not the Ray workers' (they are not our children)
     profile = profile_for(plan.game)
     games, seats = build_tables(records, plan, profile.time)
     t3 = time.perf_counter()
     files = write_report(out, games, seats, plan, profile,
-                         RunInfo(backend.describe(), t2 - t1, datetime.now()))
+                         RunInfo(where, t2 - t1, datetime.now()))
     t4 = time.perf_counter()
     total = t4 - t0
-    print(f"{plan.command()} --jobs {args.jobs}")
+    print(f"{plan.command()} " + (f"--ray {args.ray}" if args.ray else f"--jobs {args.jobs}"))
     print(f"{len(tasks)} games ({args.games} per variant, {len(variants)} variants)")
     print(f"  plan        {t1 - t0:7.1f} s")
     print(f"  play        {t2 - t1:7.1f} s  ({len(tasks) / (t2 - t1):.0f} games/s; "

@@ -11,7 +11,8 @@ per-game seeds. When ``K < P`` a bot may hold several seats of one game, and whe
 
 Every game's seeds derive from the run's seed and the game's index, and records
 come back in game order, so the same seed gives the same results (ratings
-included: they are computed in game order afterwards) whatever ``jobs`` is.
+included: they are computed in game order afterwards) whatever ``jobs`` is, and on a
+Ray cluster (``--ray``) whatever the nodes and the order their games finish in.
 
 Ratings come from OpenSkill (``openskill.models.PlackettLuce``, a TrueSkill-like
 Bayesian model for multiplayer finishing orders): each game is a match whose
@@ -33,7 +34,7 @@ from .bots import make_bot
 from .core.game import ConfigError
 from .core.registry import get_spec
 from .runner import play_out
-from .simulate import game_seed, map_in_order, wilson
+from .simulate import Workers, game_seed, map_in_order, wilson
 
 
 @dataclass(frozen=True)
@@ -88,14 +89,18 @@ def play_match(m: Match) -> dict[str, Any]:
 def run(matches: Sequence[Match], jobs: int = 1,
         progress: Callable[[int], None] | None = None,
         done: dict[int, dict[str, Any]] | None = None,
-        on_record: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
-    """Play every match (in ``jobs`` processes); records come back in match order.
+        on_record: Callable[[dict[str, Any]], None] | None = None,
+        workers: Workers | None = None) -> list[dict[str, Any]]:
+    """Play every match (in ``jobs`` processes, or on ``workers``: a Ray cluster); records
+    come back in match order.
 
     ``done``: records already played, by game index (a resumed run), which are not
-    played again; ``on_record`` sees every new record as soon as it is in."""
+    played again; ``on_record`` sees every new record as soon as it is in (the journal),
+    once per game even when a cluster had to play one again."""
     done = done or {}
     todo = [m for m in matches if m.index not in done]
-    new = map_in_order(play_match, todo, jobs, progress, on_result=on_record)
+    new = map_in_order(play_match, todo, jobs, progress, on_result=on_record,
+                       workers=workers)
     played = {r["index"]: r for r in new}
     return [done[m.index] if m.index in done else played[m.index] for m in matches]
 

@@ -20,6 +20,7 @@ from rich.progress import (
 
 from ..core.game import SpieltischError
 from .args import GameArg
+from .workers import GamesPerSecond, RayOpt, open_workers
 
 if TYPE_CHECKING:
     from ..lab.plan import LabPlan
@@ -58,13 +59,14 @@ def lab(
         min=0, help="games per skill bot, variant and player count (at most --games)")] = 200,
     seed: Annotated[int, typer.Option(help="run seed: same seed, same report")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="processes")] = 1,
+    ray: RayOpt = None,
     export: Annotated[str, typer.Option(
         help="also write the plots for slides: pdf (NAME.pdf, a page per plot), png "
              "(NAME_plots/*.png) or none")] = "none",
 ) -> None:
     """Compare rule variants on the same deals: seat advantage, length, skill, cards,
     decisions, comebacks, each with its 95% interval, in one HTML report."""
-    from ..lab import LabPlan, LocalProcesses, parse_players, parse_variant
+    from ..lab import LabPlan, LocalProcesses, OnWorkers, parse_players, parse_variant
     from .main import check_writable, console, err, fail, parse_options
 
     lacking = missing_extra()
@@ -82,13 +84,13 @@ def lab(
                             skill_games, seed, parse_options(option))
     except SpieltischError as e:
         fail(str(e))
-    # Where the games run: processes here (--jobs); a cluster backend (issue 24,
-    # --ray) implements the same ``Backend.play`` and is chosen here.
-    backend = LocalProcesses(jobs)
     tasks = plan.tasks()
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TaskProgressColumn(), TimeElapsedColumn(),
-                  TimeRemainingColumn(), console=err) as progress:
+    # where the games run: --jobs processes here, or a Ray cluster (--ray, issue 24)
+    with open_workers(jobs, ray) as workers, Progress(
+            "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+            TaskProgressColumn(), GamesPerSecond(), TimeElapsedColumn(),
+            TimeRemainingColumn(), console=err) as progress:
+        backend = OnWorkers(workers) if workers else LocalProcesses(jobs)
         bar = progress.add_task(f"{game}: {len(plan.variants)} variant(s)", total=len(tasks))
         start = time.perf_counter()
         try:
@@ -99,9 +101,10 @@ def lab(
             progress.stop()
             fail("interrupted: no report written", 130)
         seconds = time.perf_counter() - start
+        where = backend.describe()
     with err.status("analysing and drawing the report"):
-        files, sentences = write(out, records, plan, backend.describe(), seconds, export)
-    console.print(f"{len(tasks)} games in {seconds:.1f} s ({backend.describe()})")
+        files, sentences = write(out, records, plan, where, seconds, export)
+    console.print(f"{len(tasks)} games in {seconds:.1f} s ({where})")
     for line in sentences:
         console.print(line, markup=False, highlight=False)
     console.print(f"report written to {files.html}", markup=False, highlight=False)

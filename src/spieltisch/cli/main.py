@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import csv
+import contextlib
 import json
 import os
 import random
@@ -11,7 +11,6 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -19,6 +18,7 @@ from ..core.game import ConfigError, Event, SpieltischError, State
 from ..core.registry import game_names, get_spec, load_position
 from ..i18n import language_from_env, parse_language, translator
 from .args import GameArg
+from .workers import RayOpt
 
 app = typer.Typer(
     help="spieltisch: play, simulate and replay President, Hockey, Pixmit, Hood Politix "
@@ -202,12 +202,16 @@ def simulate(
     seed: Annotated[int, typer.Option(help="run seed: same seed, same numbers")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="processes", min=1)] = 1,
     option: OptionOpt = None,
-    out: Annotated[Path | None, typer.Option(help="per-game records: .jsonl or .csv")] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="per-game records, written as the games finish: .jsonl, .csv or .parquet")]
+    = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+    ray: RayOpt = None,
 ) -> None:
     """Play bot games and print win rates (95% intervals), game length and scores."""
     from .. import simulate as sim
     from ..bots import expand_specs, make_bot
+    from .workers import games_progress, open_workers
 
     try:
         spec = get_spec(game)
@@ -218,30 +222,35 @@ def simulate(
     except SpieltischError as e:
         fail(str(e))
     if out is not None:
-        if out.suffix not in (".jsonl", ".csv"):
-            fail("--out must end in .jsonl or .csv")
+        if out.suffix not in sim.RECORD_FORMATS:
+            fail("--out must end in .jsonl, .csv or .parquet")
         check_writable(out, "--out")
-    tasks = sim.tasks_for(game, g.num_players, g.options, specs, seed, games)
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(), console=err,
-                  disable=as_json and not err.is_terminal) as progress:
+    # tasks are made as they are sent and records go to disk and into the summary in
+    # game order as they come: a million games never sit in memory
+    tasks = sim.Tasks(game, g.num_players, g.options, specs, seed, games)
+    summing = sim.Summary(g.num_players)
+    with open_workers(jobs, ray) as workers, \
+            games_progress(err, disable=as_json and not err.is_terminal) as progress:
         bar = progress.add_task(f"{game} ×{games}", total=games)
         try:
-            records = sim.run(tasks, jobs, lambda k: progress.advance(bar, k))
+            with contextlib.ExitStack() as stack:
+                writer = stack.enter_context(sim.RecordWriter(out)) if out else None
+                for record in sim.stream(tasks, workers or sim.Processes(jobs),
+                                         lambda k: progress.advance(bar, k)):
+                    summing.add(record)
+                    if writer:
+                        writer.write(record)
         except SpieltischError as e:
             fail(str(e), 1)
-    summary = sim.summarise(records, g.num_players)
+        except OSError as e:
+            fail(f"cannot write {out}: {e.strerror or e}", 1)
+        except KeyboardInterrupt:
+            progress.stop()
+            fail(f"interrupted after {summing.games} games"
+                 + (f" (written to {out})" if out else ""), 130)
+    summary = summing.result()
     summary.update({"game": game, "players": g.num_players, "options": g.options,
                     "seat_bots": specs, "seed": seed})
-    if out is not None:
-        if out.suffix == ".jsonl":
-            out.write_text("".join(json.dumps(r) + "\n" for r in records))
-        else:
-            rows = sim.records_to_csv_rows(records)
-            with out.open("w", newline="") as f:
-                writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-                writer.writeheader()
-                writer.writerows(rows)
     if as_json:
         print(json.dumps(summary, indent=1))
         return

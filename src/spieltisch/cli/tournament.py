@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from ..core.game import SpieltischError
 from ..core.registry import get_spec
 from .args import GameArg
+from .workers import RayOpt, games_progress, open_workers
 
 
 def tournament(
@@ -35,6 +35,7 @@ def tournament(
                                                   "and the same command run again after an "
                                                   "interruption resumes from it")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+    ray: RayOpt = None,
 ) -> None:
     """Play bots against each other in rotating seats; print win rates and ratings.
 
@@ -75,14 +76,13 @@ def tournament(
         if done:
             err.print(f"resuming: {len(done)} of {len(matches)} games already played "
                       f"({journal.path})")
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(), console=err,
-                  disable=as_json and not err.is_terminal) as progress:
+    with open_workers(jobs, ray) as workers, \
+            games_progress(err, disable=as_json and not err.is_terminal) as progress:
         bar = progress.add_task(f"{game} tournament", total=len(matches),
                                 completed=len(done))
         try:
             records = tour.run(matches, jobs, lambda k: progress.advance(bar, k), done,
-                               journal.add if journal else None)
+                               journal.add if journal else None, workers)
         except SpieltischError as e:
             fail(str(e), 1)
         except OSError as e:

@@ -7,8 +7,8 @@ decisions and their legal moves, out-of-turn actions, action types, the leader w
 the first round ends, the starting seat, the cards and the deal.
 
 Where games run is a ``Backend``: ``LocalProcesses`` plays them in ``--jobs``
-processes on this machine. Another backend (a Ray cluster, issue 24) only has to
-implement ``Backend.play``: same tasks in, same records out, in task order.
+processes on this machine; ``OnWorkers`` plays them on a Ray cluster (``--ray``, issue
+24). Same tasks in, same records out, in task order.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ..bots.base import Bot, Observation
 from ..core.game import CLOCK, Game
 from ..core.registry import get_spec
 from ..runner import StuckGame, step
-from ..simulate import map_in_order
+from ..simulate import Workers, map_in_order
 from .plan import LabTask
 from .profiles import CardsWhen, profile_for
 
@@ -172,4 +172,20 @@ class LocalProcesses:
         return f"{self.jobs} process{'es' if self.jobs > 1 else ''} on this machine"
 
 
-__all__ = ["Backend", "CountingBot", "LocalProcesses", "Tally", "play_lab_game", "unique_best"]
+@dataclass(frozen=True)
+class OnWorkers:
+    """Games on any ``simulate.Workers``: a Ray cluster (``--ray``, ``spieltisch.cluster``)
+    sends them in tasks of about a second and puts the records back in task order."""
+
+    workers: Workers
+
+    def play(self, tasks: Sequence[LabTask],
+             progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+        return map_in_order(play_lab_game, tasks, progress=progress, workers=self.workers)
+
+    def describe(self) -> str:
+        return self.workers.describe()
+
+
+__all__ = ["Backend", "CountingBot", "LocalProcesses", "OnWorkers", "Tally", "play_lab_game",
+           "unique_best"]
