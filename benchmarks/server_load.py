@@ -6,7 +6,8 @@ seat is a WebSocket client that, when the game waits for it, thinks for an expon
 distributed time (mean ``--think`` seconds, default 1 s: a brisk human at a card table;
 0 = answer at once, an unbounded closed loop that measures capacity, not people) and then
 plays a random legal action. A finished game is replaced by a new table (create, join,
-connect: lobby traffic is part of the load).
+connect: lobby traffic is part of the load). ``--bots N`` makes the last N seats of every
+table medium bots, which the server plays.
 
 All tables are created, joined and connected first; the measurement starts when every
 seat is connected ("go") and lasts ``--seconds``. Prints actions/s, the latency from
@@ -49,16 +50,30 @@ from websockets.asyncio.client import connect
 SAMPLE_EVERY = 5.0  # seconds between samples of the server's memory
 
 
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
+def rss_kib(pid: int | list[int]) -> int:
+    """Resident memory of a process (or the sum of several; a gone one counts 0)."""
+    if isinstance(pid, list):
+        return sum(rss_kib(p) for p in pid)
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
     return 0
 
 
-def cpu_times(pid: int) -> tuple[float, float]:
-    """(user, system) CPU seconds of a process so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+#: CPU seconds of the cluster nodes killed during a run (``--kill-after``), as last read.
+KILLED_CPU: dict[int, tuple[float, float]] = {}
+
+
+def cpu_times(pid: int | list[int]) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process so far (or the sum of several)."""
+    if isinstance(pid, list):
+        both = [cpu_times(p) for p in pid]
+        return sum(u for u, _ in both), sum(s for _, s in both)
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return KILLED_CPU.get(pid, (0.0, 0.0))
     tick = os.sysconf("SC_CLK_TCK")
     return int(fields[11]) / tick, int(fields[12]) / tick
 
@@ -194,35 +209,50 @@ async def seat_client(ws: Any, run: Run, rng: random.Random) -> None:
                 run.limits.discard(limit)
 
 
-async def open_table(http: httpx.AsyncClient, ws_base: str, game: str,
-                     players: int) -> list[Any]:
-    """Create a table, join every seat, connect and say hello: the open sockets."""
-    r = await http.post("/api/tables", json={"game": game, "players": players,
-                                              "seats": ["human"] * players})
+async def open_table(http: httpx.AsyncClient, bases: list[str], game: str,
+                     players: int, bots: int = 0, first: int = 0) -> list[Any]:
+    """Create a table (its last ``bots`` seats medium bots), join every human seat,
+    connect and say hello: the open sockets. With several nodes (``bases``) the table is
+    created on node ``first`` and seat i joins and connects to node ``first + i``, so most
+    seats are relayed to the owner."""
+    seats = ["human"] * (players - bots) + ["bot:medium"] * bots
+    n = len(bases)
+    r = await http.post(f"{bases[first % n]}/api/tables",
+                        json={"game": game, "players": players, "seats": seats})
     r.raise_for_status()
     code = r.json()["code"]
     sockets = []
-    for i in range(players):
-        j = await http.post(f"/api/tables/{code}/join", json={"name": f"p{i}"})
+    for i in range(players - bots):
+        base = bases[(first + i) % n]
+        j = await http.post(f"{base}/api/tables/{code}/join", json={"name": f"p{i}"})
         j.raise_for_status()
-        ws = await connect(f"{ws_base}/ws/{code}", max_size=1 << 24, open_timeout=300)
+        ws = await connect(f"{base.replace('http', 'ws')}/ws/{code}", max_size=1 << 24,
+                           open_timeout=300)
         await ws.send(json.dumps({"type": "hello", "token": j.json()["token"]}))
         sockets.append(ws)
     return sockets
 
 
-async def table_loop(http: httpx.AsyncClient, ws_base: str, args: argparse.Namespace,
+async def table_loop(http: httpx.AsyncClient, bases: list[str], args: argparse.Namespace,
                      run: Run, seed: int, ready: asyncio.Semaphore) -> None:
     rng = random.Random(seed)
     first = True
     while run.running():
-        sockets = await open_table(http, ws_base, args.game, args.players)
+        try:
+            sockets = await open_table(http, bases, args.game, args.players, args.bots,
+                                       rng.randrange(len(bases)))
+        except httpx.TransportError as e:  # a kept-alive connection the server closed
+            run.error(f"setup {type(e).__name__}")  # (a stall on a loaded machine): anew
+            continue
         if first:
             ready.release()
             first = False
         try:
             await asyncio.gather(*(seat_client(ws, run, random.Random(rng.random()))
                                    for ws in sockets))
+        except Exception as e:  # a node went away (--kill-after): a new table
+            run.error(f"socket {type(e).__name__}")
+            continue
         finally:
             for ws in sockets:
                 await ws.close()
@@ -236,9 +266,9 @@ async def client_main(base: str, args: argparse.Namespace, seeds: list[int],
     ready = asyncio.Semaphore(0)
     # idle keep-alive connections expire before uvicorn's 5 s would close them under us
     limits = httpx.Limits(max_connections=100, keepalive_expiry=2)
-    async with httpx.AsyncClient(base_url=base, timeout=300, limits=limits) as http:
-        tasks = [asyncio.create_task(table_loop(http, base.replace("http", "ws"), args, run,
-                                                s, ready)) for s in seeds]
+    async with httpx.AsyncClient(timeout=300, limits=limits) as http:
+        tasks = [asyncio.create_task(table_loop(http, base.split(","), args, run, s, ready))
+                 for s in seeds]
         for _ in seeds:
             waiter = asyncio.create_task(ready.acquire())
             done, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
@@ -307,7 +337,45 @@ def client_process(base: str, args: argparse.Namespace, seeds: list[int], to_mai
 
 # -- the driver ------------------------------------------------------------------------------
 
-def measure(args: argparse.Namespace, base: str, pid: int) -> None:
+def failover(args: argparse.Namespace, bases: list[str], pid: int) -> None:
+    """SIGKILL node 0 ``--kill-after`` seconds into the run; print how long until each
+    table it owned answers a spectator's ``hello`` through a live node (the table was
+    rebuilt on another node and takes actions again)."""
+    import redis
+
+    time.sleep(args.kill_after)
+    r = redis.Redis.from_url(args.redis)
+    codes = [k.decode().rsplit(":", 1)[1] for k in r.scan_iter(match=f"{args.cluster}:lease:*")
+             if r.get(k) == b"n0"]
+    KILLED_CPU[pid] = cpu_times(pid)
+    killed = time.monotonic()
+    os.kill(pid, signal.SIGKILL)
+
+    async def back(code: str, i: int) -> float:
+        while True:
+            base = bases[1 + i % (len(bases) - 1)].replace("http", "ws")
+            with contextlib.suppress(Exception):
+                async with connect(f"{base}/ws/{code}", open_timeout=30) as ws:
+                    await ws.send('{"type": "hello"}')
+                    while True:
+                        raw = await asyncio.wait_for(ws.recv(), 30)
+                        if raw.startswith('{"type": "welcome"'):
+                            return time.monotonic() - killed
+                        if raw.startswith('{"type": "error"'):
+                            break
+            await asyncio.sleep(0.05)
+
+    async def all_back() -> list[float]:
+        return await asyncio.gather(*(back(c, i) for i, c in enumerate(codes)))
+
+    times = sorted(asyncio.run(all_back()))
+    if times:
+        print(f"failover: node 0 (SIGKILL at {args.kill_after:g} s) owned {len(times)} "
+              f"tables; they answered again after p50 {pct(times, 50):.2f} s, "
+              f"p99 {pct(times, 99):.2f} s, max {times[-1]:.2f} s (lease {args.lease:g} s)")
+
+
+def measure(args: argparse.Namespace, base: str, pid: int | list[int]) -> None:
     ctx = mp.get_context("spawn")
     to_main, results = ctx.Queue(), ctx.Queue()
     go_queues = [ctx.Queue() for _ in range(args.clients)]
@@ -329,6 +397,11 @@ def measure(args: argparse.Namespace, base: str, pid: int) -> None:
     start = time.monotonic()
     for q in go_queues:
         q.put(stop_at)
+    if args.kill_after and isinstance(pid, list) and len(pid) > 1:
+        import threading
+
+        threading.Thread(target=failover, args=(args, base.split(","), pid[0]),
+                         daemon=True).start()
     samples: list[tuple[float, int]] = []
     while time.monotonic() < stop_at:
         time.sleep(min(SAMPLE_EVERY, max(0.0, stop_at - time.monotonic())))
@@ -351,10 +424,12 @@ def measure(args: argparse.Namespace, base: str, pid: int) -> None:
         for k, v in p["errors"].items():
             errors[k] = errors.get(k, 0) + v
     client_cpu = sum(p["cpu"] for p in parts)
-    print(f"tables {args.tables} x {args.players} seats ({args.game}), think "
+    print(f"tables {args.tables} x {args.players} seats ({args.game}"
+          f"{f', {args.bots} of them medium bots' if args.bots else ''}), think "
           f"{'exp. mean ' + format(args.think, 'g') + ' s' if args.think else '0 (closed loop)'}"
           f", {elapsed:.0f} s measured after {setup:.0f} s of setup, "
-          f"{args.clients} client process(es)")
+          f"{args.clients} client process(es)"
+          f"{f', {args.nodes} cluster nodes' if args.nodes else ''}")
     print(f"actions {actions}  actions/s {actions / elapsed:.0f}  games finished {games}")
     print(f"latency ms  p50 {pct(lat, 50):.1f}  p95 {pct(lat, 95):.1f}  p99 {pct(lat, 99):.1f}"
           f"  max {max(lat, default=float('nan')):.1f}")
@@ -381,6 +456,8 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=1.0,
                     help="mean think time per move, seconds (exponential); 0 = none")
     ap.add_argument("--clients", type=int, default=1, help="client processes")
+    ap.add_argument("--bots", type=int, default=0,
+                    help="medium bot seats per table (the rest are human clients)")
     ap.add_argument("--db", default=None, help="SQLAlchemy URL (default: a fresh SQLite file)")
     ap.add_argument("--deflate", action="store_true",
                     help="let the server offer permessage-deflate (serve --ws-deflate)")
@@ -394,48 +471,101 @@ def main() -> None:
                     help="write a cProfile of each client process to FILE.<n>")
     ap.add_argument("--profile", default=None,
                     help="write a cProfile of the server process to this file")
+    ap.add_argument("--nodes", type=int, default=0,
+                    help="run a cluster of this many nodes (serve --redis) on PostgreSQL "
+                         "(--db, default a fresh database on 127.0.0.1) and --redis; "
+                         "0: one server alone")
+    ap.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    ap.add_argument("--lease", type=float, default=3.0, help="the nodes' --lease (s)")
+    ap.add_argument("--kill-after", type=float, default=0.0,
+                    help="with --nodes 2 or more: SIGKILL node 0 this many seconds into "
+                         "the run and report how soon its tables answer again")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="spieltisch-load-")
     db = args.db or f"sqlite:///{tmp}/load.sqlite3"
+    made_db = None
+    if args.nodes and not args.db:  # the nodes share a fresh PostgreSQL database
+        import psycopg
+
+        made_db = f"load_{os.getpid()}_{random.randrange(1 << 30)}"
+        with psycopg.connect("host=127.0.0.1 user=postgres dbname=postgres",
+                             autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {made_db}")
+        db = f"postgresql+psycopg://postgres@127.0.0.1:5432/{made_db}"
+    args.cluster = f"load-{os.getpid()}"
+    nodes = []
+    for i in range(max(1, args.nodes)):
+        cluster = ["--redis", args.redis, "--cluster", args.cluster, "--node", f"n{i}",
+                   "--lease", str(args.lease)] if args.nodes else []
+        nodes.append(start_server(args, tmp, db, cluster, i))
+        if i == 0 and args.nodes > 1:
+            wait_serving(*nodes[0])  # the first node makes the database's tables
+    try:
+        for node in nodes:
+            wait_serving(*node)
+        for line in (Path(tmp) / "server0.out").read_text().splitlines():
+            if line.startswith("event loop"):
+                print(f"server: {line}")
+        pids = [proc.pid for proc, _ in nodes]
+        measure(args, ",".join(base for _, base in nodes), pids if args.nodes else pids[0])
+    finally:
+        for proc, _ in nodes:
+            proc.send_signal(signal.SIGTERM)
+        for i, (proc, _) in enumerate(nodes):
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            log = (Path(tmp) / f"server{i}.log").read_text(errors="replace").strip()
+            if "Traceback" in log or "ERROR" in log:
+                print(f"server log ({tmp}/server{i}.log):\n{log[-2000:]}")
+        if args.nodes:  # the cluster's keys in Redis
+            import redis
+
+            r = redis.Redis.from_url(args.redis)
+            for key in r.scan_iter(match=f"{args.cluster}:*"):
+                r.delete(key)
+            r.close()
+        if made_db:
+            import psycopg
+
+            with psycopg.connect("host=127.0.0.1 user=postgres dbname=postgres",
+                                 autocommit=True) as conn:
+                conn.execute(f"DROP DATABASE IF EXISTS {made_db} WITH (FORCE)")
+
+
+def start_server(args: argparse.Namespace, tmp: str, db: str, cluster: list[str],
+                 i: int) -> tuple[subprocess.Popen[bytes], str]:
+    """Start server (or cluster node) ``i``; the process and its base URL."""
     port = free_port()
     env = dict(os.environ)
     if args.profile:
-        env["SPIELTISCH_PROFILE"] = str(Path(args.profile).resolve())
+        env["SPIELTISCH_PROFILE"] = str(Path(args.profile).resolve()) + (f".{i}" if i else "")
     proc = subprocess.Popen(
         [sys.executable, "-m", "spieltisch.cli.main", "serve", "--port", str(port), "--db", db,
+         *cluster,
          "--bot-delay", "0", "--grace", "100000", "--messages-per-second", "100000",
          "--max-tables-per-client", "1000000", "--loop", args.server_loop,
          # every client of the benchmark comes from one address: no per-client limits
          "--http-requests-per-second", "0", "--joins-per-minute", "0",
          *(["--no-gc-tune"] if args.no_gc_tune else []),
          *(["--ws-deflate"] if args.deflate else [])],
-        stdout=open(Path(tmp) / "server.out", "wb"), stderr=open(Path(tmp) / "server.log", "wb"),
-        env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        give_up = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/api/games", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None or time.monotonic() > give_up:
-                raise SystemExit("the server did not start")
-            time.sleep(0.1)
-        for line in (Path(tmp) / "server.out").read_text().splitlines():
-            if line.startswith("event loop"):
-                print(f"server: {line}")
-        measure(args, base, proc.pid)
-    finally:
-        proc.send_signal(signal.SIGTERM)
+        stdout=open(Path(tmp) / f"server{i}.out", "wb"),
+        stderr=open(Path(tmp) / f"server{i}.log", "wb"), env=env)
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def wait_serving(proc: subprocess.Popen[bytes], base: str) -> None:
+    give_up = time.monotonic() + 60
+    while True:
         try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log = (Path(tmp) / "server.log").read_text(errors="replace").strip()
-        if "Traceback" in log or "ERROR" in log:
-            print(f"server log ({tmp}/server.log):\n{log[-2000:]}")
+            if httpx.get(f"{base}/api/games", timeout=5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() > give_up:
+            raise SystemExit("the server did not start")
+        time.sleep(0.1)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,10 @@ python3 -m venv .venv
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
+# the cluster tests (tests/server/test_cluster.py) put Debian's nginx in front of the nodes
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
+fi
 .venv/bin/pip install -q -e '.[test]'
 .venv/bin/ruff check .
 

@@ -16,7 +16,7 @@ from spieltisch.bots.levels import HARD_BUDGETS, HARD_MS
 from spieltisch.guides import guide_text
 from spieltisch.i18n import translator
 from spieltisch.server import ServerConfig
-from spieltisch.server.app import ApiError, Lobby
+from spieltisch.server.app import Lobby, LobbyError, http_status
 
 from .helpers import TIMEOUT, Client, ServerThread, create_table, has_view, join, unique_prefix
 
@@ -176,9 +176,9 @@ def test_waiting_tables_expire_when_nobody_joins(tmp_path_factory: pytest.TempPa
             assert lobby.store.load_table(idle.code).status == "expired"  # type: ignore
             gone = lobby.get(idle.code)
             assert gone is not None and gone.status == "expired" and gone.state is None
-            with pytest.raises(ApiError) as refused:
+            with pytest.raises(LobbyError) as refused:
                 await lobby.join(gone, {"name": "late"})
-            assert (refused.value.status, refused.value.code) == (409, "expired")
+            assert (http_status(refused.value), refused.value.code) == (409, "expired")
             now[0] += 28 * 60  # 29 minutes since Zoe joined
             assert await lobby.expire_waiting() == []
             now[0] += 60

@@ -52,6 +52,16 @@ def serve(
     gc_tune: Annotated[bool, typer.Option(
         help="keep the start-up heap out of the garbage collector's scans (shorter "
              "pauses of every table at once)")] = True,
+    redis: Annotated[str | None, typer.Option(
+        help="run as a node of a cluster: the Redis URL the nodes share "
+             "(redis://127.0.0.1:6379/0); needs a shared --db (PostgreSQL)")] = None,
+    cluster: Annotated[str, typer.Option(
+        help="the cluster's name: the prefix of its Redis keys")] = "spieltisch",
+    node: Annotated[str, typer.Option(
+        help="this node's id in the cluster (default: host, process id, random)")] = "",
+    lease: Annotated[float, typer.Option(
+        help="seconds a table's lease lives: how soon a dead node's tables move",
+        min=2.0)] = 3.0,
     loop: Annotated[str, typer.Option(
         help="event loop: auto (uvloop when installed), uvloop or asyncio")] = "auto",
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "warning",
@@ -77,7 +87,9 @@ def serve(
                           joins_per_minute=joins_per_minute,
                           allowed_origins=list(origin or []),
                           forwarded_allow_ips=[a.strip() for a in forwarded_allow_ips.split(",")
-                                               if a.strip()])
+                                               if a.strip()],
+                          redis_url=redis or "", cluster_name=cluster, node_id=node,
+                          lease_seconds=lease, lease_renew=min(0.5, lease / 6))
     try:
         url = config.resolved_db_url()
     except OSError as e:
@@ -89,6 +101,11 @@ def serve(
     if problem:
         typer.echo(f"error: cannot use the database {url}: {problem}", err=True)
         raise typer.Exit(2)
+    if redis is not None:
+        problem = _check_redis(redis, url)
+        if problem:
+            typer.echo(f"error: cannot run as a cluster node on {redis}: {problem}", err=True)
+            raise typer.Exit(2)
     if loop not in ("auto", "uvloop", "asyncio"):
         typer.echo(f"error: --loop must be auto, uvloop or asyncio, not {loop!r}", err=True)
         raise typer.Exit(2)
@@ -111,7 +128,17 @@ def serve(
     app = create_app(config, on_start=started)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     typer.echo(f"spieltisch server on http://{shown}:{port}/  (database: {url})")
-    server = uvicorn.Server(uvicorn.Config(
+    class Node(uvicorn.Server):
+        """uvicorn's server; a cluster node hands its tables to the others before
+        uvicorn closes its connections (SIGTERM: a rolling restart loses nothing)."""
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            lobby = getattr(app.state, "lobby", None)
+            if lobby is not None:
+                await lobby.drain()
+            await super().shutdown(sockets)
+
+    server = Node(uvicorn.Config(
         app, host=host, port=port, log_level=log_level, ws_max_size=1 << 16,
         ws_per_message_deflate=ws_deflate, loop=loop, **uvicorn_proxy_options(config)))
 
@@ -138,6 +165,27 @@ def serve(
     finally:
         prof.disable()
         prof.dump_stats(profile_to)
+
+
+def _check_redis(url: str, db_url: str) -> str | None:
+    """Why this node cannot join a cluster on the Redis at ``url`` with the database
+    ``db_url`` (None: it can): one clear line."""
+    if db_url.startswith("sqlite"):
+        return "the nodes need one shared database: give --db postgresql+psycopg://…"
+    try:
+        import redis
+    except ImportError:  # pragma: no cover - depends on the install
+        return "the redis client is missing (pip install 'spieltisch[server-cluster]')"
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as e:  # a bad URL, nobody listening, refused authentication
+        lines = str(e).strip().splitlines()
+        return lines[0] if lines else type(e).__name__
+    return None
 
 
 def tune_gc() -> None:

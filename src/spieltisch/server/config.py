@@ -79,6 +79,26 @@ class ServerConfig:
     #: Threads that run the database work of the lobby (create, join, status, lists,
     #: recovery), so a slow query never stops the event loop.
     store_threads: int = 4
+    #: Threads in which bots whose decisions are not quick think (a search bot), for the
+    #: whole server; quick ones decide in a thread of their own (``server.thinking``).
+    bot_threads: int = 2
+    #: Quick bots decide on the event loop itself: the least CPU, for a server with cores
+    #: of its own (on cores that other work keeps busy, latency was worse).
+    bot_inline: bool = False
+    #: A cluster node (``docs/server.md``, "Cluster"): the Redis the nodes share; empty =
+    #: a node of its own, as without a cluster.
+    redis_url: str = ""
+    #: The cluster's name: the prefix of its Redis keys and channels (``NAME:``), so that
+    #: several clusters or test runs can share one Redis.
+    cluster_name: str = "spieltisch"
+    #: This node's id in the cluster (empty: host name, process id and a random part).
+    node_id: str = ""
+    #: A table lease's time to live (seconds): how long a dead owner's tables wait
+    #: before another node takes them over.
+    lease_seconds: float = 3.0
+    #: Seconds between a node's rounds: renew its leases, refresh its lobby entries, look
+    #: for tables without an owner.
+    lease_renew: float = 0.5
 
     def resolved_db_url(self) -> str:
         return self.db_url or default_db_url()

@@ -38,6 +38,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -324,6 +325,20 @@ class Store:
                     out[-1].seats.append(SeatRow(r.seat, r.kind, r.bot, r.name or "",
                                                  r.token_hash))
         return out
+
+    def unfinished_codes(self) -> list[str]:
+        """The codes of every waiting or playing table (a cluster node looks for tables
+        whose owner is gone among them)."""
+        with self.engine.connect() as conn:
+            return list(conn.scalars(select(self.tables.c.code).where(
+                self.tables.c.status.in_(("waiting", "playing")))))
+
+    def count_unfinished(self, owner: str) -> int:
+        """How many waiting or playing tables the client address ``owner`` created."""
+        with self.engine.connect() as conn:
+            return int(conn.scalar(select(func.count()).select_from(self.tables).where(
+                self.tables.c.owner == owner,
+                self.tables.c.status.in_(("waiting", "playing")))) or 0)
 
     def load_actions(self, table_id: int) -> list[ActionRow]:
         with self.engine.connect() as conn:

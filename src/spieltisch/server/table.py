@@ -28,7 +28,16 @@ from .. import narration
 from ..bots import make_bot
 from ..bots.base import Bot, Observation
 from ..bots.levels import make_seat_bot
-from ..core.game import CLOCK, Event, Game, IllegalAction, State, Verdict
+from ..core.game import (
+    CLOCK,
+    Check,
+    Event,
+    Game,
+    IllegalAction,
+    State,
+    Verdict,
+    translate_reason,
+)
 from ..core.registry import get_spec
 from ..i18n import N_, Translator
 from ..replay import Replay
@@ -36,6 +45,7 @@ from ..timers import Key, Timers, key_of
 from .config import ServerConfig
 from .store import SeatRow, StorageError, Store, TableRow
 from .texts import action_labels, log_lines, seat_names, server_tr
+from .thinking import BotRunner, shared_runner
 from .timing import Entry, EntryKind, LagMeter, LagQuota, Pace, RaceWindow
 
 #: The pseudo-action of the server's per-move clock in timer keys (engine actions are ≥ 0).
@@ -187,6 +197,12 @@ class TableRuntime:
         self.window: RaceWindow | None = None
         #: The tie-break of races, from the seed: the same table resolves the same way.
         self.race_rng = random.Random(row.seed ^ 0x7ACE)
+        #: Where the bots decide: quick kinds apart from slow ones (``thinking``), never
+        #: behind other work in the loop's default pool.
+        self.thinker: BotRunner = shared_runner(config.bot_threads, config.bot_inline)
+        #: In a cluster: whether this node may still write the table's log (its lease
+        #: holds); an action met when it may not is refused as a storage failure.
+        self.fence: Callable[[], bool] | None = None
         for s in row.seats:
             if s.kind == "bot":
                 self.bots[s.seat] = make_seat_bot(self.game, s.bot or "random", s.seat,
@@ -320,8 +336,8 @@ class TableRuntime:
     def _timed(self) -> list[tuple[Key, float, str]]:
         """The timers that run now: key, length (loop seconds) and reason. None before
         every person has seen the first deal; at the untimed pace no move timer (a
-        deadline while the game waits for a seat), and reaction windows at least
-        ``timing.UNTIMED_WINDOW`` (``Pace.length``)."""
+        deadline while the game waits for a seat, unless ``Deadline.fixed``), and
+        reaction windows at least ``timing.UNTIMED_WINDOW`` (``Pace.length``)."""
         st = self.state
         if st is None or self.row.status != "playing" or st.is_over() \
                 or not self.clocks_started:
@@ -330,7 +346,7 @@ class TableRuntime:
         waits = bool(st.to_act())
         out = []
         for d in st.deadlines():
-            length = self.pace.length(d.seconds, move_timer=waits)
+            length = self.pace.length(d.seconds, move_timer=waits and not d.fixed)
             if length is not None:
                 out.append((key_of(d), length * scale, d.reason))
         for seat in self._clocked_seats():
@@ -431,20 +447,12 @@ class TableRuntime:
             c.send(text)
 
     # -- acting --------------------------------------------------------------------
-    def _judge(self, seat: int, action: int) -> str | None:
+    def _judge(self, seat: int, action: int) -> Check | None:
+        """The engine's refusal of an action (``State.judge``), or None if it may apply."""
         st = self.state
         assert st is not None
-        if st.is_over():
-            return "the game is over"
-        if seat == CLOCK:
-            return None if any(d.action == action for d in st.deadlines()) else \
-                "no deadline with that action is running"
-        if not (0 <= action < self.game.num_actions):
-            return f"action {action} is outside the action space"
-        verdict = st.check(seat, action)
-        if verdict.verdict is Verdict.ILLEGAL:
-            return verdict.reason or "illegal"
-        return None
+        verdict = st.judge(seat, action)
+        return verdict if verdict.verdict is Verdict.ILLEGAL else None
 
     async def _apply_locked(self, seat: int, action: int, client_id: str | None = None,
                             ack: Callable[[int], None] | None = None) -> int:
@@ -456,12 +464,14 @@ class TableRuntime:
         """
         st = self.state
         assert st is not None
-        reason = self._judge(seat, action)
-        if reason is not None:
-            raise IllegalAction(reason, seat, action)
+        refused = self._judge(seat, action)
+        if refused is not None:
+            raise IllegalAction.of(refused, seat, action)
         text = self.game.action_to_json(action)
         index = len(self.log)
         try:
+            if self.fence is not None and not self.fence():
+                raise StorageError("this node no longer holds the table's lease")
             await self.store.writer.append(self.row.id, index, seat, text, client_id)
         except Exception as e:  # nothing is applied; bots and deadlines try again later
             self._retry_later()
@@ -574,7 +584,7 @@ class TableRuntime:
                 entry = Entry(EntryKind.ACTION, arrival, self._credit(conn, seat), seat,
                               action, client_id=cid, ack=send_ack, sender=conn,
                               sent_id=client_id)
-                hold = self.config.race_window if self._contested(seat) else 0.0
+                hold = self.config.race_window if self._contested(seat, action) else 0.0
                 await self._admit(entry, hold)
         if held is not None:  # the same id again while the first waits in a race
             outcome = await asyncio.shield(held.done)
@@ -603,15 +613,15 @@ class TableRuntime:
         return "game_over", tr.gettext(N_("The game is over."))
 
     def _refusal(self, tr: Translator, seat: int, e: IllegalAction) -> str:
-        """Why an action was refused: "not your turn" and "game over" in the player's
-        language, any other reason as the game's engine gives it (English)."""
+        """Why an action was refused, in the player's language: "not your turn" and
+        "game over" in the server's words, any other reason from the game's catalog."""
         st = self.state
         assert st is not None
         if st.is_over():
             return tr.gettext(N_("The game is over."))
         if seat not in st.may_act():
             return tr.gettext(N_("It is not your turn."))
-        return e.reason
+        return translate_reason(self.game, e, tr.lang)
 
     # -- bots ------------------------------------------------------------------------
     def _bot_for(self, seat: int) -> Bot | None:
@@ -635,9 +645,10 @@ class TableRuntime:
                 log.exception("table %s: bot step failed", self.code)
 
     async def _bot_step(self) -> bool:
-        """Let one bot act, if one will. A bot decides in a worker thread (a hard bot
-        thinks up to 1.8 s) while this table's lock is held: the state stays as the bot
-        saw it, and the event loop serves every other table meanwhile."""
+        """Let one bot act, if one will, while this table's lock is held (the state stays
+        as the bot saw it). It decides in the server's bot threads (``thinking``): a slow
+        one (a hard bot thinks up to 1.8 s) apart from the quick ones, and the event loop
+        serves every other table meanwhile."""
         async with self.lock:
             st = self.state
             if self.row.status != "playing" or st is None or st.is_over():
@@ -653,7 +664,7 @@ class TableRuntime:
                 bot = self._bot_for(seat)
                 assert bot is not None
                 obs = Observation(st, seat, required=False)
-                if await self._try_bot(seat, await asyncio.to_thread(bot.react, obs)):
+                if await self._try_bot(seat, await self.thinker.decide(bot, bot.react, obs)):
                     return True
             bot_required = [s for s in required if self._bot_for(s)]
             if bot_required:
@@ -662,7 +673,7 @@ class TableRuntime:
                 bot = self._bot_for(seat)
                 assert bot is not None
                 obs = Observation(st, seat, required=True)
-                if await self._try_bot(seat, await asyncio.to_thread(bot.act, obs)):
+                if await self._try_bot(seat, await self.thinker.decide(bot, bot.act, obs)):
                     return True
             return False
 
@@ -672,7 +683,8 @@ class TableRuntime:
             return False
         entry = Entry(EntryKind.ACTION, asyncio.get_running_loop().time(), 0.0, seat, action,
                       bot=True)
-        await self._admit(entry, self.config.race_window if self._contested(seat) else 0.0)
+        await self._admit(entry, self.config.race_window if self._contested(seat, action)
+                          else 0.0)
         return not entry.done.done() or entry.done.result() is None
 
     async def _apply_bot(self, seat: int, action: int | None) -> bool:
@@ -759,13 +771,17 @@ class TableRuntime:
         """A person, not a bot (nor a substitute), plays ``seat``."""
         return seat not in self.bots and seat not in self.subs
 
-    def _contested(self, seat: int) -> bool:
-        """An out-of-turn action of ``seat`` that another person could race now."""
+    def _contested(self, seat: int, action: int) -> bool:
+        """An out-of-turn ``action`` of ``seat`` that another person could race now. An
+        attempt the game refuses outright (a seat whose turn it is not, at a turn-based
+        table) races nobody: it is refused at once and holds up nobody's turn."""
         st = self.state
         assert st is not None
         if seat in st.to_act():
             return False
-        return any(s != seat and self._person_plays(s) for s in st.may_act())
+        if not any(s != seat and self._person_plays(s) for s in st.may_act()):
+            return False
+        return st.judge(seat, action).verdict is not Verdict.ILLEGAL
 
     def _quota(self, seat: int) -> LagQuota:
         q = self.quotas.get(seat)
@@ -862,6 +878,12 @@ class TableRuntime:
                 "again (with the same id).")), e.sent_id)
         self._quota(e.seat).spend(e.credit)
         return None
+
+    async def settle(self) -> None:
+        """Apply what a race window holds, now (the table moves to another node).
+        Caller holds the lock."""
+        if self.window is not None:
+            await self._resolve()
 
     def _drop_window(self) -> None:
         """The table closes: a held race is dropped, its senders told nothing changed."""

@@ -1,0 +1,597 @@
+"""Several server nodes behind one address (``serve --redis URL``): leases, relay, drain.
+
+Every live table has one owner node, which holds its lease in Redis and renews it; only
+the owner applies the table's actions and runs its clocks and bots. A client may land on
+any node: a node that does not own the client's table relays the client's checked
+messages to the owner and the owner's messages for that one connection back, through
+Redis pub/sub (each node listens on one channel of its own), so a relay only ever
+carries what its own client may see. When an owner dies its leases run out; another
+node takes each table over by rebuilding it from the event log in the database. On
+SIGTERM a node hands its tables to the others before it exits (``drain``).
+
+PostgreSQL holds the truth (tables, seats, the action log), as on one node. Redis holds
+only what may be lost with it (prefix ``CLUSTER:``): ``lease:CODE`` (the owner's node
+id, with a time to live), ``node:NODE`` (a node's heartbeat), ``info`` (a hash of the
+live tables' lobby entries, refreshed by their owners), ``joins:CLIENT:MINUTE`` (join
+counters) and the channels ``n:NODE``. ``docs/server.md`` ("Cluster") has the whole story.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import redis.asyncio as aioredis
+from starlette.websockets import WebSocket
+
+from .config import ServerConfig
+from .store import SeatRow
+from .table import Conn, TableRuntime, err
+from .texts import seat_names
+from .ws import Framing, dispatch
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+log = logging.getLogger("spieltisch.server.cluster")
+
+#: WebSocket close code that tells a client to reconnect (the table moved to another node).
+MOVED = 1012
+
+#: Renews the leases still held by this node; returns the keys it lost (KEYS: the lease
+#: keys, ARGV: node id, time to live in ms).
+RENEW = """
+local lost = {}
+for _, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+  else
+    table.insert(lost, key)
+  end
+end
+return lost
+"""
+
+#: Deletes a lease only if this node holds it.
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+@dataclass
+class Relayed:
+    """At a relay node: a client whose table another node owns."""
+
+    conn: Conn
+    ws: WebSocket
+    code: str
+    owner: str
+
+
+@dataclass
+class Remote:
+    """At the owner: a client connected to another node, with its messages in order."""
+
+    conn: Conn
+    rt: TableRuntime
+    relay: str
+    inbox: asyncio.Queue[tuple[dict[str, Any], float] | None] = field(
+        default_factory=asyncio.Queue)
+    task: asyncio.Task[None] | None = None
+
+
+def localised(info: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A lobby entry stored in English with its seat names in ``lang``."""
+    seats = [SeatRow(s["seat"], s["kind"], s.get("bot"), s.get("name") or "")
+             for s in info["seats"]]
+    names = seat_names(seats, lang)
+    result = info.get("result")
+    winner = result.get("winner") if result else None
+    return {**info, "names": names,
+            "winner": names[winner] if isinstance(winner, int) else None}
+
+
+class Cluster:
+    """This node's part in a cluster: its leases, relays, calls and the shared lobby."""
+
+    def __init__(self, lobby: Lobby, config: ServerConfig) -> None:
+        self.lobby = lobby
+        self.config = config
+        self.node = config.node_id or \
+            f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(2)}"
+        self.prefix = f"{config.cluster_name}:"
+        self.redis = aioredis.Redis.from_url(config.redis_url)
+        self.ttl_ms = int(config.lease_seconds * 1000)
+        self._renew = self.redis.register_script(RENEW)
+        self._release = self.redis.register_script(RELEASE)
+        #: Per owned table: until when (monotonic) its lease surely holds; writes stop then.
+        self.valid_until: dict[str, float] = {}
+        self.adopting: dict[str, asyncio.Future[TableRuntime | None]] = {}
+        self.relayed: dict[str, Relayed] = {}
+        self.remote: dict[str, Remote] = {}
+        #: The WebSockets of this node's own clients, per table (closed when it moves).
+        self.sockets: defaultdict[str, set[WebSocket]] = defaultdict(set)
+        self.calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.draining = False
+        self._out: list[tuple[str, str]] = []
+        self._flusher: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loops: list[asyncio.Task[None]] = []
+        self._pubsub: Any = None
+
+    # -- keys ------------------------------------------------------------------------------
+    def _lease(self, code: str) -> str:
+        return f"{self.prefix}lease:{code}"
+
+    def _channel(self, node: str) -> str:
+        return f"{self.prefix}n:{node}"
+
+    def _heartbeat(self, node: str) -> str:
+        return f"{self.prefix}node:{node}"
+
+    # -- start and stop ----------------------------------------------------------------------
+    async def start(self) -> None:
+        """Join the cluster: listen on this node's channel, beat, and take over every
+        table nobody owns (at a cluster's first start: all of them)."""
+        await self.redis.ping()
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(self._channel(self.node))
+        await self._beat()
+        loop = asyncio.get_running_loop()
+        self._loops = [loop.create_task(self._listen()), loop.create_task(self._tick_loop())]
+        await self.scan()
+
+    async def close(self) -> None:
+        """Leave the cluster: hand the tables over (if not yet done) and stop."""
+        await self.drain()
+        for task in self._loops:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for r in list(self.remote.values()):
+            if r.task is not None:
+                r.task.cancel()
+        if self._flusher is not None:
+            with contextlib.suppress(Exception):
+                await self._flusher
+        with contextlib.suppress(Exception):
+            await self.redis.delete(self._heartbeat(self.node))
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+        await self.redis.aclose()
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- leases ---------------------------------------------------------------------------------
+    def holds(self, code: str) -> bool:
+        """This node's lease of ``code`` surely still holds: it may write the table's log."""
+        return time.monotonic() < self.valid_until.get(code, 0.0)
+
+    def _held_from(self, code: str, asked: float) -> None:
+        # a lease renewed by a request sent at ``asked`` holds at least ``ttl`` from then;
+        # a second less leaves room for the clocks of two machines to differ
+        self.valid_until[code] = asked + self.config.lease_seconds - 1.0
+
+    async def acquire(self, code: str) -> bool:
+        """Take the lease of ``code`` if nobody holds it."""
+        asked = time.monotonic()
+        if await self.redis.set(self._lease(code), self.node, nx=True, px=self.ttl_ms):
+            self._held_from(code, asked)
+            return True
+        return False
+
+    async def release(self, code: str) -> None:
+        self.valid_until.pop(code, None)
+        await self._release(keys=[self._lease(code)], args=[self.node])
+
+    async def owner(self, code: str) -> str | None:
+        value = await self.redis.get(self._lease(code))
+        return None if value is None else value.decode()
+
+    async def _beat(self) -> None:
+        await self.redis.set(self._heartbeat(self.node), b"1", px=self.ttl_ms)
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.lease_renew)
+            for step in (self._beat, self.renew, self.refresh_info, self._check_relays,
+                         self._check_remote, self.scan):
+                try:
+                    await step()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # Redis or the database away for a moment: next tick
+                    log.exception("cluster: %s failed", step.__name__)
+
+    async def renew(self) -> None:
+        """Renew every lease this node holds; a table whose lease was lost (this node
+        stalled past its time to live) is dropped here: another node owns it now."""
+        codes = [c for c in self.lobby.tables if c not in self.adopting]
+        if not codes or self.draining:
+            return
+        asked = time.monotonic()
+        lost = await self._renew(keys=[self._lease(c) for c in codes],
+                                 args=[self.node, self.ttl_ms])
+        gone = {k.decode().rsplit(":", 1)[1] for k in lost}
+        for code in codes:
+            if code in gone:
+                log.warning("cluster: lease of table %s lost; dropping it", code)
+                await self.drop(code)
+            else:
+                self._held_from(code, asked)
+
+    async def scan(self) -> None:
+        """Take over every unfinished table whose lease nobody holds (its owner died)."""
+        if self.draining:
+            return
+        store = self.lobby.store
+        codes = [c for c in await store.call(store.unfinished_codes)
+                 if c not in self.lobby.tables and c not in self.adopting]
+        if not codes:
+            return
+        held = await self.redis.mget([self._lease(c) for c in codes])
+        orphans = [c for c, v in zip(codes, held, strict=True) if v is None]
+        if orphans:
+            await asyncio.gather(*(self.adopt(c) for c in orphans))
+
+    async def adopt(self, code: str) -> TableRuntime | None:
+        """Own ``code``: take its lease and rebuild it from the log (None if another
+        node holds it, or it is not an unfinished table)."""
+        rt = self.lobby.tables.get(code)
+        if rt is not None:
+            return rt
+        pending = self.adopting.get(code)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        if self.draining or len(code) > 16:
+            return None
+        fut: asyncio.Future[TableRuntime | None] = asyncio.get_running_loop().create_future()
+        self.adopting[code] = fut
+        rt = None
+        try:
+            if await self.acquire(code):
+                store = self.lobby.store
+                row = await store.call(store.load_table, code)
+                if row is not None and row.status in ("waiting", "playing"):
+                    rt = await self.lobby.recover_one(row, fence=lambda: self.holds(code))
+                if rt is None:
+                    await self.release(code)
+                else:
+                    log.info("cluster: node %s owns table %s now", self.node, code)
+                    await self.publish_info(rt)
+        except Exception:
+            log.exception("cluster: taking over table %s failed", code)
+            with contextlib.suppress(Exception):
+                await self.release(code)
+            rt = None
+        finally:
+            del self.adopting[code]
+            fut.set_result(rt)
+        return rt
+
+    async def adopt_new(self, code: str) -> bool:
+        """Take the lease of a code not yet stored (a table being created)."""
+        return await self.acquire(code)
+
+    async def route(self, code: str) -> TableRuntime | str | None:
+        """Where table ``code`` lives: this node's runtime, another node's id, or None
+        (no such table, or it is over)."""
+        rt = self.lobby.tables.get(code)
+        if rt is not None:
+            return rt
+        if code in self.adopting:
+            return await asyncio.shield(self.adopting[code])
+        for _ in range(2):  # once more if another node took it over meanwhile
+            owner = await self.owner(code)
+            if owner is not None and owner != self.node:
+                return owner
+            rt = await self.adopt(code)
+            if rt is not None:
+                return rt
+        return None
+
+    async def drop(self, code: str) -> None:
+        """Stop serving ``code`` here (its lease is gone): its clients reconnect."""
+        self.valid_until.pop(code, None)
+        rt = self.lobby.tables.pop(code, None)
+        if rt is not None:
+            await rt.close()  # a race window's actions are refused: none was stored
+        self._disconnect(code)
+
+    def _disconnect(self, code: str) -> None:
+        """Tell every client of ``code`` here to reconnect (the proxy finds the owner)."""
+        for ws in self.sockets.pop(code, set()):
+            self._spawn(_close(ws, MOVED))
+        for cid, r in list(self.remote.items()):
+            if r.rt.code == code:
+                self._send(r.relay, {"k": "end", "c": cid, "code": MOVED})
+                r.inbox.put_nowait(None)
+                del self.remote[cid]
+
+    async def drain(self) -> None:
+        """Hand every table of this node to the others (SIGTERM): finish what is held in
+        a race window, stop writing, release the lease, and ask a live node to take the
+        table over at once; then tell this node's clients to reconnect."""
+        if self.draining:
+            return
+        self.draining = True
+        peers: list[str] = []
+        with contextlib.suppress(Exception):  # Redis away: the leases run out instead
+            peers = [n for n in await self.nodes() if n != self.node]
+        codes = list(self.lobby.tables)
+        handed: defaultdict[str, list[str]] = defaultdict(list)
+        for i, code in enumerate(codes):
+            rt = self.lobby.tables.pop(code)
+            async with rt.lock:
+                await rt.settle()
+                self.valid_until.pop(code, None)  # no write from here on
+            await rt.close()
+            with contextlib.suppress(Exception):
+                await self.release(code)
+            if peers:
+                handed[peers[i % len(peers)]].append(code)
+            self._disconnect(code)
+        for peer, moved in handed.items():
+            self._send(peer, {"k": "adopt", "codes": moved})
+        for cid, r in list(self.remote.items()):  # clients of tables that ended meanwhile
+            self._send(r.relay, {"k": "end", "c": cid, "code": MOVED})
+        for r in list(self.relayed.values()):
+            self._spawn(_close(r.ws, MOVED))
+        await self._flush_now()
+        if codes:  # a warning, so that it shows at uvicorn's default log level
+            log.warning("cluster: node %s handed %d tables to %s", self.node, len(codes),
+                     ", ".join(handed) or "nobody (they are taken over when their leases "
+                     "run out)")
+
+    async def nodes(self) -> list[str]:
+        """The nodes alive now (their heartbeats)."""
+        start = len(self._heartbeat(""))
+        return sorted([k.decode()[start:] async for k in
+                       self.redis.scan_iter(match=self._heartbeat("*"))])
+
+    # -- the lobby every node shows ------------------------------------------------------
+    async def publish_info(self, rt: TableRuntime) -> None:
+        await self.redis.hset(f"{self.prefix}info", rt.code, json.dumps(rt.public_info("en")))
+
+    async def refresh_info(self) -> None:
+        tables = list(self.lobby.tables.values())
+        if tables and not self.draining:
+            await self.redis.hset(f"{self.prefix}info", mapping={
+                rt.code: json.dumps(rt.public_info("en")) for rt in tables})
+
+    async def forget(self, code: str) -> None:
+        """``code`` ended (over, expired): out of the shared lobby, its lease given up."""
+        await self.redis.hdel(f"{self.prefix}info", code)
+        await self.release(code)
+
+    async def listing(self, lang: str) -> list[dict[str, Any]]:
+        """The live tables other nodes own, as the lobby lists them in ``lang``."""
+        out = []
+        for code, raw in (await self.redis.hgetall(f"{self.prefix}info")).items():
+            if code.decode() not in self.lobby.tables:
+                out.append(localised(json.loads(raw), lang))
+        return out
+
+    async def info(self, code: str, lang: str) -> dict[str, Any] | None:
+        raw = await self.redis.hget(f"{self.prefix}info", code)
+        return None if raw is None else localised(json.loads(raw), lang)
+
+    async def allow_join(self, client: str) -> bool:
+        """The cluster-wide join limit: at most ``joins_per_minute`` seats per client
+        address in each minute (a counter per minute in Redis)."""
+        limit = self.config.joins_per_minute
+        if limit <= 0:
+            return True
+        key = f"{self.prefix}joins:{client}:{int(time.time() // 60)}"
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.incr(key)
+        pipe.expire(key, 120)
+        count, _ = await pipe.execute()
+        return int(count) <= limit
+
+    # -- calls to the owner -----------------------------------------------------------------
+    async def call(self, node: str, op: str, args: dict[str, Any],
+                   timeout: float = 5.0) -> dict[str, Any]:
+        """Ask ``node`` to run ``op`` (``join``) with ``args``; its answer."""
+        cid = secrets.token_hex(8)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.calls[cid] = fut
+        self._send(node, {"k": "call", "id": cid, "from": self.node, "op": op}, json.dumps(args))
+        try:
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            self.calls.pop(cid, None)
+
+    async def _serve_call(self, head: dict[str, Any], body: str) -> None:
+        handler = self.handlers.get(head.get("op", ""))
+        try:
+            answer = await handler(json.loads(body)) if handler else {"error": "unknown call"}
+        except Exception as e:  # reported to the caller, who answers its client
+            log.exception("cluster: call %s failed", head.get("op"))
+            answer = {"error": f"{type(e).__name__}: {e}"}
+        self._send(head["from"], {"k": "reply", "id": head["id"]}, json.dumps(answer))
+
+    @property
+    def handlers(self) -> dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]]:
+        return {"join": self.lobby.join_here}
+
+    # -- relay ----------------------------------------------------------------------------------
+    async def relay(self, ws: WebSocket, conn: Conn, code: str, owner: str) -> None:
+        """Serve a client of table ``code`` (owned by ``owner``) from this node: check
+        its messages here, pass them to the owner, and the owner's answers back."""
+        cid = secrets.token_hex(8)
+        self.relayed[cid] = Relayed(conn, ws, code, owner)
+        self._send(owner, {"k": "open", "c": cid, "t": code, "from": self.node,
+                           "lang": conn.lang, "addr": conn.address})
+        framing = Framing(conn, self.config)
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                frame = framing.check(message, loop.time())
+                if frame is not None:
+                    self._send(owner, {"k": "msg", "c": cid}, frame.text)
+        except Exception:  # the client went away
+            pass
+        finally:
+            if self.relayed.pop(cid, None) is not None:
+                self._send(owner, {"k": "close", "c": cid})
+            conn.close()
+            await conn.flush()
+
+    def _open(self, head: dict[str, Any]) -> None:
+        """A client of another node for a table of this one (its ``hello`` follows)."""
+        cid, relay = head["c"], head["from"]
+        rt = self.lobby.tables.get(head["t"])
+        if rt is None or self.draining or not self.holds(rt.code):
+            self._send(relay, {"k": "end", "c": cid, "code": MOVED})
+            return
+        channel = self._channel(relay)
+        prefix = json.dumps({"k": "out", "c": cid}) + "\n"
+
+        async def send(message: dict[str, Any]) -> None:  # the ASGI send of a relay
+            self._out.append((channel, prefix + message["text"]))
+            self._schedule_flush()
+
+        conn = Conn(send, str(head.get("addr", "")))
+        conn.lang = str(head.get("lang", "en"))
+        remote = self.remote[cid] = Remote(conn, rt, relay)
+        remote.task = asyncio.get_running_loop().create_task(self._serve_remote(remote))
+
+    async def _serve_remote(self, r: Remote) -> None:
+        try:
+            while (item := await r.inbox.get()) is not None:
+                msg, arrival = item
+                try:
+                    await dispatch(r.rt, r.conn, msg, arrival)
+                except Exception:  # a bug: the player hears of it, the connection stays
+                    log.exception("table %s: handling a relayed %r message failed",
+                                  r.rt.code, str(msg.get("type"))[:40])
+                    r.conn.send(err("server_error", "The server failed to handle this "
+                                    "message; nothing changed."))
+        finally:
+            await r.rt.detach(r.conn)
+
+    async def _check_relays(self) -> None:
+        """Clients relayed to an owner that lost the table reconnect (to the new one)."""
+        relayed = list(self.relayed.values())  # those that come meanwhile wait a round
+        codes = sorted({r.code for r in relayed})
+        if not codes:
+            return
+        nodes = sorted({r.owner for r in relayed})
+        found = await self.redis.mget([*(self._lease(c) for c in codes),
+                                       *(self._heartbeat(n) for n in nodes)])
+        owners = dict(zip(codes, found[:len(codes)], strict=True))
+        alive = {n for n, beat in zip(nodes, found[len(codes):], strict=True) if beat}
+        for r in relayed:
+            now = owners[r.code]
+            # moved, or its owner is gone (a table that ended has no lease: it stays)
+            if (now is not None and now.decode() != r.owner) or r.owner not in alive:
+                self._spawn(_close(r.ws, MOVED))
+
+    async def _check_remote(self) -> None:
+        """Clients whose relay node died are disconnected here (their seats' grace runs)."""
+        remote = list(self.remote.items())
+        relays = sorted({r.relay for _, r in remote})
+        if not relays:
+            return
+        beats = await self.redis.mget([self._heartbeat(n) for n in relays])
+        dead = {n for n, b in zip(relays, beats, strict=True) if b is None}
+        for cid, r in remote:
+            if r.relay in dead and self.remote.pop(cid, None) is not None:
+                r.inbox.put_nowait(None)
+
+    # -- the node's channel ---------------------------------------------------------------
+    def _send(self, node: str, head: dict[str, Any], body: str = "") -> None:
+        self._out.append((self._channel(node), json.dumps(head) + "\n" + body))
+        self._schedule_flush()
+
+    def _schedule_flush(self) -> None:
+        if self._flusher is None:
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        """Publish what waits, in order, one pipeline per batch."""
+        try:
+            while self._out:
+                batch, self._out = self._out, []
+                pipe = self.redis.pipeline(transaction=False)
+                for channel, data in batch:
+                    pipe.publish(channel, data)
+                try:
+                    await pipe.execute()
+                except Exception:
+                    log.exception("cluster: publishing %d messages failed", len(batch))
+        finally:
+            self._flusher = None
+
+    async def _flush_now(self) -> None:
+        self._schedule_flush()
+        if self._flusher is not None:
+            with contextlib.suppress(Exception):
+                await self._flusher
+
+    async def _listen(self) -> None:
+        loop = asyncio.get_running_loop()
+        async for message in self._pubsub.listen():
+            try:
+                head_text, _, body = message["data"].decode().partition("\n")
+                self._receive(json.loads(head_text), body, loop.time())
+            except Exception:
+                log.exception("cluster: a message on the node's channel failed")
+
+    def _receive(self, head: dict[str, Any], body: str, arrival: float) -> None:
+        """One message on this node's channel, in the order they were sent."""
+        kind = head["k"]
+        if kind == "msg":  # a relayed client's message, stamped on arrival here
+            r = self.remote.get(head["c"])
+            if r is not None:
+                r.inbox.put_nowait((json.loads(body), arrival))
+        elif kind == "out":  # the owner's message to a client relayed by this node
+            rel = self.relayed.get(head["c"])
+            if rel is not None:
+                rel.conn.send(body)
+        elif kind == "open":
+            self._open(head)
+        elif kind == "close":
+            r = self.remote.pop(head["c"], None)
+            if r is not None:
+                r.inbox.put_nowait(None)
+        elif kind == "end":
+            rel = self.relayed.pop(head["c"], None)
+            if rel is not None:
+                self._spawn(_close(rel.ws, int(head.get("code", MOVED))))
+        elif kind == "call":
+            self._spawn(self._serve_call(head, body))
+        elif kind == "reply":
+            fut = self.calls.get(head["id"])
+            if fut is not None and not fut.done():
+                fut.set_result(json.loads(body))
+        elif kind == "adopt":  # a draining node hands these over
+            for code in head["codes"]:
+                self._spawn(self.adopt(code))
+
+
+async def _close(ws: WebSocket, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await ws.close(code=code)
+
+
+__all__ = ["MOVED", "Cluster", "localised"]

@@ -1,0 +1,538 @@
+"""The lobby: every live table of one server (or cluster node), backed by a ``Store``.
+
+A domain object: it creates, joins, lists, expires and recovers tables and raises
+``LobbyError`` (a code and a translatable message) for what it refuses; the HTTP routes
+(``app``) map those codes to statuses. A cluster node's lobby works with its
+``cluster.Cluster`` (leases, calls to the owner, the shared listing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from ..bots import levels
+from ..core.game import Game, SpieltischError
+from ..core.position import header as position_header
+from ..core.registry import get_spec
+from ..i18n import N_, Translator
+from .config import ServerConfig
+from .guard import Buckets
+from .store import SeatRow, Store, TableRow
+from .table import TableRuntime, hash_token
+from .timing import Pace
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+log = logging.getLogger("spieltisch.server")
+
+#: What a player reads while the database does not answer.
+DATABASE_DOWN = N_("The database is not available right now; try again in a moment.")
+
+
+#: Finished tables kept rebuilt (read-only) for status, replay and late connections.
+FINISHED_CACHE = 32
+
+
+class Lobby:
+    """All live tables of one server, backed by a ``Store``.
+
+    ``tables`` holds the waiting and playing tables only: a table leaves it when its
+    game ends (after the final messages are queued), so a long-running server does not
+    accumulate finished games. Those are rebuilt from the log on demand (``fetch``).
+    Every database call of the lobby runs in the store's threads (``Store.call``), so a
+    slow database never stops the event loop, and every table on it.
+    """
+
+    def __init__(self, config: ServerConfig, clock: Callable[[], float] = time.time) -> None:
+        self.config = config
+        #: Wall-clock seconds for waiting tables' expiry (tests pass their own clock).
+        self.clock = clock
+        self.store = Store(config.resolved_db_url(), config.table_prefix, config.store_threads)
+        self.tables: dict[str, TableRuntime] = {}
+        self._finished: OrderedDict[str, TableRuntime] = OrderedDict()
+        self._sweeper: asyncio.Task[None] | None = None
+        #: Tables each client address is creating right now (counted against its limit).
+        self._creating: defaultdict[str, int] = defaultdict(int)
+        #: Joins per client address (``joins_per_minute``).
+        self.joins = Buckets(config.joins_per_minute / 60, config.joins_per_minute)
+        #: Encoded ``replay/steps`` answers of finished tables, by (code, viewer).
+        self.steps = StepsCache()
+        #: This node's part in a cluster (``--redis``); None for a server of its own.
+        self.cluster: Cluster | None = None
+        self._forgetting: set[asyncio.Task[None]] = set()
+
+    def _runtime(self, row: TableRow) -> TableRuntime:
+        return TableRuntime(row, self.store, self.config, on_over=self._evict)
+
+    def _evict(self, rt: TableRuntime) -> None:
+        if self.tables.get(rt.code) is rt:
+            del self.tables[rt.code]
+            if self.cluster is not None:  # out of the shared lobby, its lease given up
+                task = asyncio.get_running_loop().create_task(self.cluster.forget(rt.code))
+                self._forgetting.add(task)
+                task.add_done_callback(self._forgetting.discard)
+
+    def _rebuilt(self, row: TableRow) -> TableRuntime:
+        """A runtime of ``row`` replayed from its log (blocking: runs in a store thread)."""
+        rt = self._runtime(row)
+        rt.rebuild()
+        return rt
+
+    async def recover(self) -> int:
+        """Rebuild every unfinished table from its log. A table that cannot be rebuilt
+        (its options or its log no longer hold) is logged, stored as ``broken`` and left
+        out: the server serves the rest. A cluster node (``redis_url``) joins its cluster
+        instead and takes over the tables nobody owns."""
+        if self.config.redis_url:
+            from .cluster import Cluster  # needs the redis client (the 'server-cluster' extra)
+
+            self.cluster = Cluster(self, self.config)
+            await self.cluster.start()
+            return len(self.tables)
+        n = 0
+        rows = await self.store.call(self.store.list_tables, ("waiting", "playing"), 1_000_000)
+        for row in reversed(rows):  # oldest first
+            n += await self.recover_one(row) is not None
+        return n
+
+    async def recover_one(self, row: TableRow,
+                          fence: Callable[[], bool] | None = None) -> TableRuntime | None:
+        """Rebuild the unfinished table ``row`` from its log and serve it (None if it is
+        over, or broken: then it is stored as ``broken``). ``fence`` tells a cluster
+        node's table whether it may still write."""
+        try:
+            rt = await self.store.call(self._rebuilt, row)
+            if rt.status == "over":  # stopped between its last action and marking the end
+                return None
+            rt.fence = fence
+            rt.waiting_since = self.clock()  # a restart gives waiting tables a fresh period
+            rt.activate()
+        except Exception:
+            log.exception("table %s (%s) cannot be rebuilt from its log; stored as broken",
+                          row.code, row.game)
+            with contextlib.suppress(Exception):
+                await self.store.call(self.store.set_status, row.id, "broken")
+            return None
+        self.tables[row.code] = rt
+        if rt.status == "waiting" and not rt.free_seats():
+            await self._start(rt)  # every seat was taken when the server stopped
+        return rt
+
+    async def drain(self) -> None:
+        """A cluster node hands its tables to the others (SIGTERM); nothing alone."""
+        if self.cluster is not None:
+            await self.cluster.drain()
+
+    async def close(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.close()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        for rt in list(self.tables.values()):
+            await rt.close()
+        self.store.close()
+
+    def start_sweeper(self) -> None:
+        """Look for expired waiting tables every so often (a tenth of the expiry, at most
+        once a minute); nothing to do when ``waiting_expiry`` is 0."""
+        limit = self.config.waiting_expiry * 60
+        if limit > 0 and self._sweeper is None:
+            every = min(60.0, max(0.05, limit / 10))
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep(every))
+
+    async def _sweep(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.expire_waiting()
+            except Exception:  # one failing sweep (a database hiccup) must not end them
+                log.exception("expiring tables failed")
+
+    async def expire_waiting(self) -> list[str]:
+        """Expire every waiting table nobody joined for ``waiting_expiry`` minutes (since
+        its creation or its latest join); the codes expired."""
+        limit = self.config.waiting_expiry * 60
+        if limit <= 0:
+            return []
+        now = self.clock()
+        gone = []
+        for rt in list(self.tables.values()):
+            if rt.status == "waiting" and now - rt.waiting_since >= limit \
+                    and await rt.expire_waiting():
+                self._evict(rt)
+                gone.append(rt.code)
+        return gone
+
+    def _known(self, code: str) -> TableRuntime | None:
+        """A live table, or a finished one rebuilt lately."""
+        rt = self.tables.get(code) or self._finished.get(code)
+        if rt is not None and code in self._finished:
+            self._finished.move_to_end(code)
+        return rt
+
+    def _load(self, code: str) -> TableRuntime | None:
+        """A table that is not live, rebuilt read-only from the store (blocking). One that
+        cannot be rebuilt is stored as ``broken``: ``LobbyError`` ``broken``."""
+        row = self.store.load_table(code)
+        if row is None:
+            return None
+        if row.status != "broken":
+            try:
+                return self._rebuilt(row)
+            except SQLAlchemyError:
+                raise
+            except Exception:
+                log.exception("table %s (%s) cannot be rebuilt from its log; stored as broken",
+                              row.code, row.game)
+                self.store.set_status(row.id, "broken")
+        raise LobbyError("broken", N_("Table {table} is out of order: its stored game "
+                                         "cannot be replayed."), table=code)
+
+    def _keep(self, rt: TableRuntime) -> TableRuntime:
+        if rt.status in ("over", "expired"):
+            self._finished[rt.code] = rt
+            while len(self._finished) > FINISHED_CACHE:
+                self._finished.popitem(last=False)
+        return rt
+
+    def get(self, code: str) -> TableRuntime | None:
+        """The table ``code`` (``fetch`` without leaving the calling thread: it reads the
+        database in it; for tests and scripts, not for the event loop)."""
+        code = code.upper()
+        rt = self._known(code) or self._load(code)
+        return None if rt is None else self._keep(rt)
+
+    async def fetch(self, code: str) -> TableRuntime | None:
+        """The table ``code``: live, or finished or expired and rebuilt read-only from the
+        log for status and replay (in a store thread); None if there is none."""
+        code = code.upper()
+        rt = self._known(code)
+        if rt is None and len(code) <= 16:
+            rt = await self.store.call(self._load, code)
+            if rt is not None:
+                # it may have gone live meanwhile (created, recovered): never two runtimes
+                rt = self.tables.get(code) or rt
+        return None if rt is None else self._keep(rt)
+
+    def _insert(self, spec_name: str, game: Game, seed: int, seats: list[SeatRow],
+                owner: str, probe: TableRow, codes: list[str] | None = None) -> TableRow:
+        """Store a new table under a fresh code (one of ``codes`` if given) and read it
+        back (blocking)."""
+        for code in codes or (new_code() for _ in range(20)):
+            if code in self.tables:
+                continue
+            try:
+                self.store.create_table(code, spec_name, game.num_players, game.options,
+                                        seed, seats, owner, probe.setup_json())
+            except IntegrityError:  # the code is taken (the column is unique)
+                continue
+            row = self.store.load_table(code)
+            assert row is not None
+            return row
+        raise RuntimeError("no free table code after 20 tries")
+
+    async def create(self, body: dict[str, Any], owner: str) -> TableRuntime:
+        position = body.get("position")
+        if position is not None:
+            body = self._from_position(body, position)
+        game_name = body.get("game")
+        if not isinstance(game_name, str):
+            raise LobbyError("bad_request", N_("'game' must be a game name."))
+        spec = get_spec(game_name)
+        players = body.get("players", spec.default_players)
+        if not isinstance(players, int) or isinstance(players, bool) \
+                or not spec.min_players <= players <= spec.max_players:
+            allowed = {"min": spec.min_players, "max": spec.max_players}
+            if spec.min_players == spec.max_players:
+                raise LobbyError("bad_players", N_("{game} is for {n} players."), allowed,
+                               game=spec.title, n=spec.min_players)
+            raise LobbyError("bad_players", N_("{game} is for {min} to {max} players."),
+                           allowed, game=spec.title, **allowed)
+        options = body.get("options") or {}
+        if not isinstance(options, dict):
+            raise LobbyError("bad_request", N_("'options' must be an object."))
+        game = spec.configure(players, options)
+        seats_spec = body.get("seats")
+        if seats_spec is None:  # the creator plays seat 0, medium bots the others
+            seats_spec = ["human"] + [f"bot:{levels.Level.MEDIUM.value}"] * (players - 1)
+        if not isinstance(seats_spec, list) or len(seats_spec) != players:
+            raise LobbyError("bad_request", N_("'seats' must list {n} entries: 'human' or "
+                                                  "'bot:LEVEL' (easy, medium, hard)."),
+                           n=players)
+        seats: list[SeatRow] = []
+        for i, s in enumerate(seats_spec):
+            if s == "human":
+                seats.append(SeatRow(i, "human"))
+            elif isinstance(s, str) and s.startswith("bot:"):
+                levels.make_seat_bot(game, s[4:], i, 0)  # validates the level or bot spec
+                seats.append(SeatRow(i, "bot", s[4:]))
+            else:
+                raise LobbyError("bad_request", N_("Seat {seat}: {spec} is not 'human' or "
+                                                      "'bot:LEVEL'."), seat=i + 1,
+                               spec=repr(s)[:80])
+        probe = self._setup(body, game)
+        try:
+            probe.pace = Pace.parse(body.get("pace")).value
+        except ValueError:
+            raise LobbyError("bad_pace",
+                           N_("'pace' must be rules, relaxed or untimed.")) from None
+        if self.cluster is None:
+            live = self._creating[owner] + sum(1 for t in self.tables.values()
+                                               if t.row.owner == owner
+                                               and t.row.status != "over")
+        else:  # every node's tables count: the database knows them all
+            live = self._creating[owner] + await self.store.call(self.store.count_unfinished,
+                                                                 owner)
+        if live >= self.config.max_tables_per_client:
+            raise LobbyError("too_many_tables",
+                           N_("At most {n} unfinished tables per player."),
+                           n=self.config.max_tables_per_client)
+        self._creating[owner] += 1
+        try:
+            codes = None
+            if self.cluster is not None:  # its lease first: no other node may adopt it
+                code = new_code()
+                while not await self.cluster.adopt_new(code):
+                    code = new_code()
+                codes = [code]
+            row = await self.store.call(self._insert, spec.name, game, probe.seed, seats,
+                                        owner, probe, codes)
+        finally:
+            self._creating[owner] -= 1
+            if not self._creating[owner]:
+                del self._creating[owner]
+        rt = self._runtime(row)
+        rt.waiting_since = self.clock()
+        self.tables[row.code] = rt
+        if self.cluster is not None:
+            cluster = self.cluster
+            rt.fence = lambda: cluster.holds(row.code)
+        rt.activate()
+        await self._start(rt)  # a table of bots starts at once
+        if self.cluster is not None:
+            await self.cluster.publish_info(rt)
+        return rt
+
+    def _from_position(self, body: dict[str, Any], position: Any) -> dict[str, Any]:
+        """The create body with the game, player count and options of ``position`` (a
+        body that names others is refused)."""
+        try:
+            game, players, options = position_header(position)
+        except SpieltischError as e:
+            raise LobbyError("bad_position", N_("The position cannot be used: {reason}"),
+                           reason=str(e)) from None
+        given = {"game": game, "players": players, "options": options}
+        for key, value in given.items():
+            if key in body and body[key] != value and not (key == "options" and not body[key]):
+                raise LobbyError("bad_position", N_("'{key}' differs from the position's; "
+                                                       "leave it out."), key=key)
+        return {**body, **given}
+
+    def _setup(self, body: dict[str, Any], game: Game) -> TableRow:
+        """The setup of the new table: its seed, and for a private practice table the
+        stacked deck or position asked for. A table strangers can join always gets a
+        seed from the server: whoever chose it would know every hidden card."""
+        practice = body.get("practice", False)
+        if not isinstance(practice, bool):
+            raise LobbyError("bad_request", N_("'practice' must be true or false."))
+        seed, deck, position = body.get("seed"), body.get("deck"), body.get("position")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                                 or not 0 <= seed < 2**62):
+            raise LobbyError("bad_request", N_("'seed' must be an integer in 0..2^62."))
+        if deck is not None and not _is_deck(deck):
+            raise LobbyError("bad_request", N_("'deck' must be a list of card codes, or a "
+                                                  "list of such lists (one per shuffle)."))
+        chosen = seed is not None or deck is not None or position is not None
+        row = TableRow(0, "", game.name, game.num_players, game.options,
+                       secrets.randbits(62) if seed is None else seed, "waiting", 0.0,
+                       practice=practice or chosen, deck=deck, position=position)
+        if deck is not None or position is not None:
+            # the deck or position must set up a game that goes on
+            code, text = ("bad_position", N_("The position cannot be used: {reason}")) \
+                if position is not None else \
+                ("bad_deck", N_("The stacked deck cannot be used: {reason}"))
+            try:
+                start = row.first_state(game)
+            except SpieltischError as e:
+                raise LobbyError(code, text, reason=str(e)) from None
+            if start.is_over():
+                raise LobbyError(code, text, reason="the game is over")
+        return row
+
+    async def _start(self, rt: TableRuntime) -> None:
+        """Start a full table; when the database fails, try again every few seconds (the
+        seats are taken: the table must not stay waiting)."""
+        try:
+            await rt.start_if_full()
+        except Exception:
+            log.exception("table %s: starting failed; trying again", rt.code)
+            loop = asyncio.get_running_loop()
+            loop.call_later(2.0, lambda: loop.create_task(self._start(rt)))
+
+    async def join(self, rt: TableRuntime, body: dict[str, Any],
+                   client: str = "", limited: bool = True) -> tuple[int, str]:
+        """Take a seat at ``rt`` for ``client`` (its address): a free seat, or the one
+        asked for. Joins are limited per client (``limited``: not yet counted elsewhere);
+        a practice table takes its creator only."""
+        if limited and not self.joins.allow(client):
+            raise LobbyError("too_many_joins", N_("Too many seats taken from your address: "
+                                                     "wait a minute and try again."))
+        name = body.get("name", "")
+        if not isinstance(name, str) or len(name) > 64:
+            raise LobbyError("bad_request",
+                           N_("'name' must be a string of at most 64 characters."))
+        wanted = body.get("seat")
+        if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)):
+            raise LobbyError("bad_request", N_("'seat' must be a seat number."))
+        if rt.row.practice and client != rt.row.owner:
+            raise LobbyError("private", N_("This is a private practice table: only the "
+                                              "player who set it up sits at it."))
+        async with rt.lock:
+            free = rt.free_seats()
+            if rt.status == "expired":
+                raise LobbyError("expired", N_("This table expired: nobody joined in time."))
+            if not free or rt.status != "waiting":
+                raise LobbyError("table_full", N_("There is no free seat at this table."))
+            if wanted is None:
+                seat = free[0]
+            elif wanted in free:
+                seat = wanted
+            else:
+                raise LobbyError("seat_taken", N_("Seat {seat} is not free."),
+                               seat=wanted + 1)
+            token = secrets.token_urlsafe(32)
+            th = hash_token(token)
+            if not await self.store.call(self.store.claim_seat, rt.row.id, seat, name, th):
+                raise LobbyError("seat_taken", N_("Seat {seat} is not free."), seat=seat + 1)
+            for s in rt.row.seats:
+                if s.seat == seat:
+                    s.token_hash = th
+                    s.name = name
+            rt.waiting_since = self.clock()
+        await self._start(rt)
+        if self.cluster is not None:
+            await self.cluster.publish_info(rt)
+        return seat, token
+
+    async def join_code(self, code: str, body: dict[str, Any],
+                        client: str = "") -> tuple[str, int, str]:
+        """Take a seat at the table ``code`` (``join``), wherever in the cluster it is
+        owned: the owner node does it. Its code, the seat and the seat's token."""
+        code = code.upper()
+        if self.cluster is None:
+            rt = await self.fetch(code)
+            if rt is None:
+                raise LobbyError("no_table", N_("There is no table {table}."),
+                               table=code[:16])
+            return (rt.code, *await self.join(rt, body, client))
+        if not await self.cluster.allow_join(client):
+            raise LobbyError("too_many_joins", N_("Too many seats taken from your address: "
+                                                     "wait a minute and try again."))
+        for _ in range(3):  # the table may move while the call is on its way
+            where = await self.cluster.route(code) if len(code) <= 16 else None
+            if isinstance(where, TableRuntime):
+                return (code, *await self.join(where, body, client, limited=False))
+            if where is None:  # over, expired or unknown: refused as a single server would
+                rt = await self.fetch(code)
+                if rt is None:
+                    raise LobbyError("no_table", N_("There is no table {table}."),
+                                   table=code[:16])
+                return (rt.code, *await self.join(rt, body, client, limited=False))
+            try:
+                answer = await self.cluster.call(where, "join", {"code": code, "body": body,
+                                                                 "client": client})
+            except TimeoutError:
+                continue
+            if "seat" in answer:
+                return code, answer["seat"], answer["token"]
+            if "refused" in answer:
+                e = answer["refused"]
+                raise LobbyError(e["code"], e["message"], e["extra"], **e["args"])
+        raise LobbyError("unavailable", DATABASE_DOWN)
+
+    async def join_here(self, args: dict[str, Any]) -> dict[str, Any]:
+        """A join another node passes to this one, the table's owner (``join_code``)."""
+        rt = self.tables.get(args["code"])
+        if rt is None:
+            return {"moved": True}
+        try:
+            seat, token = await self.join(rt, args["body"], args["client"], limited=False)
+        except LobbyError as e:
+            return {"refused": {"code": e.code, "message": e.message, "extra": e.extra,
+                                "args": e.args_}}
+        return {"seat": seat, "token": token}
+
+
+def new_code() -> str:
+    """A random table code (six letters and digits that cannot be mistaken)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
+def _is_deck(deck: Any) -> bool:
+    """A stacked deck as the client sends it: card codes, or lists of them."""
+    if not isinstance(deck, list) or not deck:
+        return False
+    orders = deck if isinstance(deck[0], list) else [deck]
+    return all(isinstance(o, list) and o and all(isinstance(c, str) for c in o)
+               for o in orders)
+
+
+class StepsCache:
+    """Encoded ``replay/steps`` answers of finished games by (code, viewer), the least
+    recently asked dropped first past ``budget`` bytes: replaying a game for every
+    request would let anyone keep the server busy."""
+
+    def __init__(self, budget: int = 64 << 20) -> None:
+        self.budget = budget
+        self.size = 0
+        self.entries: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+
+    def get(self, key: tuple[str, str]) -> bytes | None:
+        body = self.entries.get(key)
+        if body is not None:
+            self.entries.move_to_end(key)
+        return body
+
+    def put(self, key: tuple[str, str], body: bytes) -> None:
+        if key in self.entries or len(body) > self.budget:
+            return
+        self.entries[key] = body
+        self.size += len(body)
+        while self.size > self.budget:
+            _, dropped = self.entries.popitem(last=False)
+            self.size -= len(dropped)
+
+
+class LobbyError(Exception):
+    """A request the lobby refuses: ``code`` names the problem (the HTTP routes map it to
+    a status, ``app.HTTP_STATUS``); ``message`` is an English template (marked ``N_``)
+    filled with ``args`` after translation into the reader's language."""
+
+    def __init__(self, code: str, message: str, extra: dict[str, Any] | None = None,
+                 **args: Any) -> None:
+        super().__init__(message.format(**args))
+        self.code = code
+        self.message = message
+        self.args_ = args
+        #: More fields of the error's JSON body (``bad_players``: ``min``, ``max``).
+        self.extra = extra or {}
+
+    def text(self, tr: Translator) -> str:
+        return tr.format(self.message, **self.args_)
+
+
+__all__ = ["DATABASE_DOWN", "Lobby", "LobbyError", "StepsCache", "new_code"]
