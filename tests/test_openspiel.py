@@ -19,14 +19,25 @@ from spieltisch.core import game_names, get_spec  # noqa: E402
 from spieltisch.openspiel import EstimateEvaluator  # noqa: E402
 from spieltisch.rl import raw_env  # noqa: E402
 
-#: Every game at its fewest and most players, but Hood Politix: a random game of eight
-#: plays thousands of moves (rounds until a unique lowest total; random seats rarely
-#: finish), and OpenSpiel's test keeps a copy of every state; six players and one round
-#: (``min_rounds=1``) stand for the large tables.
-CASES = [(name, n, {}) for name in game_names() if name != "hood_politix"
-         for n in sorted({get_spec(name).min_players, get_spec(name).max_players})]
-CASES += [("hood_politix", 2, {}), ("hood_politix", 6, {"min_rounds": 1})]
-IDS = [f"{name}-{n}p" for name, n, _ in CASES]
+#: Hood Politix plays rounds until one seat has the unique lowest total, and random seats
+#: at large tables rarely settle it: from six players on, one round (``min_rounds=1``)
+#: keeps a random game to a few thousand moves.
+SHORT = {"hood_politix": (6, {"min_rounds": 1})}
+#: Random games too long for the normal suite even so (tens of thousands of moves).
+SLOW = {("hood_politix", 7), ("hood_politix", 8)}
+
+
+def sim_cases() -> list[object]:
+    """Every game at every player count (its fewest, default and most included)."""
+    cases = []
+    for name in game_names():
+        spec = get_spec(name)
+        for n in range(spec.min_players, spec.max_players + 1):
+            short = SHORT.get(name)
+            options = short[1] if short and n >= short[0] else {}
+            marks = [pytest.mark.slow] if (name, n) in SLOW else []
+            cases.append(pytest.param(name, n, options, id=f"{name}-{n}p", marks=marks))
+    return cases
 
 
 def load(name: str, **params: object) -> pyspiel.Game:
@@ -55,7 +66,7 @@ def decision_states(game: pyspiel.Game, seed: int, limit: int = 400) -> list[pys
     return out
 
 
-@pytest.mark.parametrize("name,n,options", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n,options", sim_cases())
 def test_openspiel_random_sim_test_with_serialisation(name, n, options):
     pyspiel.random_sim_test(load(name, players=n, **options), num_sims=1, serialize=True,
                             verbose=False)
@@ -119,9 +130,11 @@ def test_information_states_have_perfect_recall():
 
 def test_information_state_remembers_what_the_view_forgets():
     """Hockey's view shows this period's pile only; in period 2 the information string
-    still holds every card of period 1 (the 52 plays, as the seat saw them), and the
-    information tensor counts the seat's own 26 plays."""
+    still holds every card of period 1 (the 52 plays, as the seat saw them), and the seat's
+    own 26 plays. There is no information-state tensor: a fixed size cannot hold a
+    perfect-recall history of these games (OpenSpiel's own long games offer none either)."""
     game = load("hockey", first_dealer=0)
+    assert not game.get_type().provides_information_state_tensor
     rng = random.Random(8)
     state = game.new_initial_state()
     while state.game_state is None or state.game_state.period == 1 or state.is_chance_node():
@@ -131,10 +144,34 @@ def test_information_state_remembers_what_the_view_forgets():
     for code in game.engine_game.card_codes:
         assert f"'card': '{code}'" in info
     assert info.count("\nme play ") == 26
-    tensor = np.array(state.information_state_tensor(0))
-    obs = np.array(state.observation_tensor(0))
-    assert np.array_equal(tensor[:len(obs)], obs)
-    assert tensor[len(obs):].sum() == 26
+    with pytest.raises(ValueError, match="string only"):
+        state.information_state_tensor(0)
+
+
+def test_information_strings_of_copies_and_resampled_states_are_their_own():
+    """The last string made is kept per seat and extended: a copy, a resampled state and a
+    deserialised one give the same strings as one made from scratch."""
+    game = load("hoax", players=4)
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for step in range(400):
+        if state.is_terminal():
+            break
+        if step % 7 == 0 and not state.is_chance_node():
+            p = state.current_player()
+            fresh = pyspiel.deserialize_game_and_state(
+                pyspiel.serialize_game_and_state(game, state))[1]
+            copy = state.clone()
+            other = state.resample_from_infostate(p, sampler)
+            for q in range(game.num_players()):
+                want = fresh.information_state_string(q)
+                assert state.information_state_string(q) == want
+                assert copy.information_state_string(q) == want
+            assert other.information_state_string(p) == state.information_state_string(p)
+            copy.apply_action(copy.legal_actions()[0])  # the copy's strings grow alone
+            assert state.information_state_string(p) == fresh.information_state_string(p)
+        step_randomly(state, rng)
 
 
 @pytest.mark.parametrize("name", game_names())

@@ -13,9 +13,12 @@ Parameters: ``players`` and every rule option of the game (``spieltisch games`` 
 them). Chance is explicit (``chance.py``): shuffles are dealt card by card, random seats
 are one node. Turns follow the RL environments' polling order, with a ``decline`` action
 (the last action id) for optional out-of-turn chances. Information states have perfect
-recall as strings (``observer.py``); resampling uses ``State.determinise``, serialising
-the position format. Rewards are ``State.returns()`` at the end: +1 for the winner, -1
-for the others, 0 for all on a tie. See ``docs/rl.md`` ("OpenSpiel").
+recall as strings; there is no information-state tensor (a fixed size cannot hold the
+unbounded histories), so neural algorithms take the observation tensor, as OpenSpiel's
+``rl_environment`` does by itself for such games (``observer.py``). Resampling uses
+``State.determinise``, serialising the position format. Rewards are ``State.returns()``
+at the end: +1 for the winner, -1 for the others, 0 for all on a tie. See ``docs/rl.md``
+("OpenSpiel").
 """
 
 from __future__ import annotations
@@ -49,7 +52,10 @@ def game_type(spec: GameSpec) -> pyspiel.GameType:
         max_num_players=spec.max_players,
         min_num_players=spec.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        # Not offered, as in OpenSpiel's own long card games (crazy_eights, gin_rummy,
+        # hanabi, skat, spades): a fixed size cannot hold the unbounded history of a
+        # perfect-recall information state (observer.py). The string has perfect recall.
+        provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params)

@@ -16,7 +16,8 @@ OpenSpiel needs around it:
 * **Information**: each seat's information state is the list of what it has seen, in
   order: its view after the first deal, then per engine step the step's events as that
   seat sees them (``Event.for_seat``), and its own decisions (declines included). The
-  string joins them (perfect recall); see ``observer.py`` for the tensors.
+  string joins them (perfect recall); there is no information-state tensor
+  (``observer.py``).
 * **Resampling** (``resample_from_infostate``) uses ``State.determinise``; **serialising**
   uses the engine's position format (``docs/positions.md``).
 """
@@ -40,6 +41,10 @@ from .chance import ChanceRandom, ChanceShuffler, Need, NeedChance
 DEAL = ("deal",)
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+#: The seeded generator behind every first deal (``Table.run_step``; copied before use).
+_DEAL_RANDOM = random.Random(0)
 
 
 def _compact(obj: Any) -> str:
@@ -102,6 +107,10 @@ class Table:
         self.declined: set[int] = set()
         #: Per seat, what it has seen and done (``information`` joins it).
         self.seen: list[Record | None] = [None] * game.num_players
+        #: Per seat, the last information string made and the record it ends with.
+        self.texts: list[tuple[Record, str] | None] = [None] * game.num_players
+        #: The engine state last described (``describe``) and its text.
+        self.shown: tuple[EngineState, str] | None = None
         #: False until the first ``settle`` (a new state does no work: pyspiel makes one
         #: for every clone before copying the attributes over).
         self.settled = False
@@ -120,6 +129,9 @@ class Table:
         t.poll = self.poll
         t.declined = set(self.declined)
         t.seen = list(self.seen)  # the chains are shared (``Record``)
+        t.texts = list(self.texts)
+        t.shown = (t.engine, self.shown[1]) if self.shown and self.shown[0] is self.engine \
+            else None  # the clone reads the same
         t.settled = self.settled
         t.player = self.player
         return t
@@ -224,7 +236,10 @@ class Table:
         pending = self.pending
         assert pending is not None
         if pending is DEAL:
-            chance = ChanceRandom(random.Random(0), self.chosen)
+            # the generator stands in for a seeded one that only resampled Hood Politix
+            # states draw from (``ChanceRandom.random``): shared until then, not seeded anew
+            chance = ChanceRandom(_DEAL_RANDOM, self.chosen)
+            chance.shared = True
             # ``Game._new_state`` is where ``new_state`` deals from a generator: here,
             # one that answers with the chosen outcomes.
             after = self.game._new_state(chance, [])
@@ -264,12 +279,23 @@ class Table:
     def information(self, seat: int) -> str:
         """Everything ``seat`` has seen and done, one entry a line (perfect recall)."""
         record = self.seen[seat]
-        return "\n".join(r.token for r in record.entries()) if record else ""
-
-    def own_actions(self, seat: int) -> list[int]:
-        """The actions ``seat`` took (declines included), in order."""
-        record = self.seen[seat]
-        return [r.action for r in record.entries() if r.action >= 0] if record else []
+        if record is None:
+            return ""
+        # OpenSpiel asks at every state: extend the last string made rather than join the
+        # whole chain again (that made a long game's Python work quadratic)
+        kept = self.texts[seat]
+        end = kept[0] if kept is not None else None
+        tokens = []
+        r: Record | None = record
+        while r is not None and r is not end:
+            tokens.append(r.token)
+            r = r.before
+        tokens.reverse()
+        if r is not None and kept is not None:  # the kept string is a prefix
+            tokens.insert(0, kept[1])
+        text = "\n".join(tokens)
+        self.texts[seat] = (record, text)
+        return text
 
     def action_text(self, action: int) -> str:
         if action == self.game.num_actions:
@@ -285,14 +311,21 @@ class Table:
 
     def describe(self) -> str:
         """Everything (``str(state)``): the full view, the poll and the chance underway."""
-        out: dict[str, Any] = {}
-        if self.engine is not None:
-            out = {"move": self.engine.move_number, "full_view": self.engine.full_view()}
-        out.update(pending=self.pending, chosen=self.chosen, partial=self.partial,
-                   poll=self.poll, declined=sorted(self.declined))
+        out: dict[str, Any] = dict(pending=self.pending, chosen=self.chosen,
+                                   partial=self.partial, poll=self.poll,
+                                   declined=sorted(self.declined))
         if self.need is not None:
             out["need"] = {"cards": list(self.need.cards), "seats": self.need.seats}
-        return _compact(out)
+        engine = self.engine
+        if engine is None:
+            return _compact(out)
+        # A committed engine state never changes (steps run on copies): its text is kept,
+        # as OpenSpiel's tests print every state several times.
+        shown = self.shown
+        if shown is None or shown[0] is not engine:
+            shown = self.shown = (engine, _compact({"move": engine.move_number,
+                                                    "full_view": engine.full_view()}))
+        return shown[1][:-1] + "," + _compact(out)[1:]
 
     def resampled(self, seat: int, rng: random.Random) -> Table:
         """This table with the engine state determinised for ``seat``: ``seat`` keeps
@@ -304,6 +337,7 @@ class Table:
         t.engine = self.engine.determinise(seat, rng)
         ChanceShuffler.install(t.engine)
         t.chosen, t.partial, t.declined = [], [], set(self.declined)
+        t.texts = list(self.texts)
         t.seen = [s if p == seat else Record(None, "resampled view " + _compact(t.engine.view(p)))
                   for p, s in enumerate(self.seen)]
         return t

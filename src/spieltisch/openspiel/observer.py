@@ -8,13 +8,16 @@ OpenSpiel asks a Python game for an observer per kind of observation
   observer, ``rl.encoding.StateEncoder``: its slots, then the seat one-hot and the
   "asked, required" / "asked, optional" flags);
 * **information state** (``perfect_recall=True``): the string is everything the seat has
-  seen, in order (``Table.information``: its view after the deal, each step's events as it saw
-  them, its own decisions) — perfect recall, and equal exactly when the seat cannot
-  tell two histories apart. The tensor is the observation tensor followed by the
-  number of times the seat has taken each action (``own_actions``, one slot per action
-  id): a fixed size cannot hold the unbounded histories of these games (President and
-  Hood Politix play rounds until a score limit), so the tensor is a summary, not perfect
-  recall; algorithms that need exact recall key on the string.
+  seen, in order (``Table.information``: its view after the deal, each step's events as it
+  saw them, its own decisions) — perfect recall, and equal exactly when the seat cannot
+  tell two histories apart. There is no tensor (the game type says
+  ``provides_information_state_tensor=False``): President and Hood Politix play rounds
+  until a score limit, HOAX until a throne-point total and Hockey's overtime until a
+  goal, so no fixed size holds a perfect-recall history (Pixmit's one deal is bounded,
+  but one rule holds for every game), and a summary under that name would break the
+  contract of algorithms that rely on it (Deep CFR, exploitability tools). OpenSpiel's
+  own long card games (crazy_eights, gin_rummy, hanabi, skat, spades) do the same; its
+  ``rl_environment`` then takes the observation tensor.
 
 Public-only observations (``private_info=NONE``) and observations of all players' private
 information are not offered.
@@ -47,16 +50,16 @@ class SpielObserver:
             raise ValueError("only the seat's own observation (public and its private "
                              "information) is offered")
         self.perfect_recall = kind.perfect_recall
-        g = game.engine_game
-        self.encoder = encoder_for(g)
-        size = self.encoder.size
-        actions = g.num_actions + 1 if self.perfect_recall else 0
-        self.tensor = np.zeros(size + actions, np.float32)
-        self.dict = {"observation": self.tensor[:size]}
-        if actions:
-            self.dict["own_actions"] = self.tensor[size:]
+        # perfect recall: a string only (see the module docstring)
+        self.encoder = None if self.perfect_recall else encoder_for(game.engine_game)
+        self.tensor = np.zeros(self.encoder.size if self.encoder else 0, np.float32)
+        self.dict = {"observation": self.tensor} if self.encoder else {}
 
     def set_from(self, state: SpielState, player: int) -> None:
+        if self.encoder is None:
+            raise ValueError("the information state is a string only: a fixed-size tensor "
+                             "cannot hold these games' unbounded histories (use the "
+                             "observation tensor)")
         t = state.t
         t.settle()
         self.tensor.fill(0.0)
@@ -70,11 +73,7 @@ class SpielObserver:
             obs = self.encoder.encode_state(engine, player, required, optional)
         else:
             obs = self.encoder.encode(engine.view(player), player, required, optional)
-        self.dict["observation"][:] = obs
-        if self.perfect_recall:
-            counts = self.dict["own_actions"]
-            for action in t.own_actions(player):
-                counts[action] += 1.0
+        self.tensor[:] = obs
 
     def string_from(self, state: SpielState, player: int) -> str:
         t = state.t

@@ -47,6 +47,9 @@ TAIL = 8
 BIG = 1e6
 #: A list of ints whose values stay below this (and vary in length) is encoded as a set.
 SMALL_INT = 64
+#: The observation's dtype as an instance: ``np.frombuffer(D, F32)`` with a dtype instance
+#: passed positionally takes half the time of ``dtype=np.float32`` (a per-step cost).
+F32 = np.dtype(np.float32)
 
 # The generated encoder writes straight into ``D``, an ``array("f")`` holding the
 # observation (no per-call lists or numpy conversions): one-hot and set slots are set to
@@ -674,7 +677,7 @@ class StateEncoder:
             D[self.required_slot] = 1.0
         if optional:
             D[self.optional_slot] = 1.0
-        return np.frombuffer(D, dtype=np.float32)  # writable, owns its fresh buffer
+        return np.frombuffer(D, F32)  # writable, owns its fresh buffer
 
 
 _CACHE: dict[tuple[Any, ...], ViewEncoder] = {}

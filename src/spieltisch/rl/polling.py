@@ -17,6 +17,8 @@ seat is asked at most once per state.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from ..core.game import Deadline, State
 from ..runner import StuckGame
 
@@ -28,9 +30,9 @@ def next_poll(st: State, declined: set[int]) -> tuple[int, bool] | None:
     optional = st.out_of_turn()
     if optional:
         if len(optional) > 1:  # seat order from the rotating start
-            n = st.game.num_players
-            start = st.move_number % n
-            optional = sorted(optional, key=lambda s: (s - start) % n)
+            ordered = sorted(optional)
+            i = bisect_left(ordered, st.move_number % st.game.num_players)
+            optional = ordered[i:] + ordered[:i] if i else ordered
         for s in optional:
             if s not in required and s not in declined and st.legal_actions(s):
                 return s, False
