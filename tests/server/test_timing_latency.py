@@ -3,7 +3,8 @@
 A race window holds an action only where another person could really race it: an attempt
 the game refuses outright (out of turn at a turn-based table) is refused at once and holds
 up nobody's turn. Bots decide where their kind belongs (``server.thinking``): quick kinds
-on the event loop, slow ones in the server's own bot threads, so no bot waits behind a
+in a thread of their own (on the event loop with ``bot_inline``), slow ones in the server's
+own bot threads, so no bot waits behind a
 pool that other work (or a search) keeps busy. Decisions are timed on injected clocks and
 the tables run on a loop whose clock only the test moves.
 """
@@ -125,7 +126,7 @@ def test_quick_kinds_decide_apart_from_slow_ones() -> None:
     """A kind not seen yet decides in the slow lane; one that took less than ``quick``
     (2 µs against 5 ms) decides in the quick lane from then on, also while the slow
     lane's only thread is busy (the slow kind, 0.5 s a decision, waits for it); a quick
-    kind that turns slow goes back to the slow lane. With ``inline`` a quick kind
+    kind that turns slow goes back to the slow lane for good. With ``inline`` a quick kind
     decides on the event loop itself."""
     game = get_spec("president").configure(4, {})
     state = game.new_state(seed=1)
@@ -157,7 +158,10 @@ def test_quick_kinds_decide_apart_from_slow_ones() -> None:
         quick.cost = 0.02  # this decision is slow: the next goes to the slow lane again
         await runner.decide(quick, quick.act, obs)
         assert not runner.is_quick(quick)
-        assert runner.counts == {"loop": 0, "quick": 2, "slow": 3}
+        quick.cost = 2e-6  # a quick answer again (a search's forced move): it stays slow
+        await runner.decide(quick, quick.act, obs)
+        assert not runner.is_quick(quick) and quick.threads[-1] == "slow_0"
+        assert runner.counts == {"loop": 0, "quick": 2, "slow": 4}
         on_loop = BotRunner(1, quick=0.005, clock=clock, inline=True, slow_lane=slow_lane)
         other = Costly(game, due, clock, 1e-6)
         await on_loop.decide(other, other.act, obs)

@@ -85,7 +85,7 @@ class RayWorkers:
         self._ray: Any = None
         self._owned = False
         self._remote: Any = None
-        #: Ray tasks sent, and games in them, in the last ``imap_unordered`` (for figures)
+        #: Ray tasks sent, and seconds of play in them, in the last ``imap_unordered``
         self.tasks_sent = 0
         self.seconds_in_tasks = 0.0
 

@@ -35,6 +35,16 @@ from .table import Conn, TableRuntime, err
 from .texts import language, seat_names, server_tr
 from .ws import Framing, dispatch
 
+#: What the database or a cluster's Redis raise when they are away: a 503 or an
+#: ``unavailable`` message, never a traceback to the client.
+STORAGE_ERRORS: tuple[type[Exception], ...] = (SQLAlchemyError,)
+try:
+    from redis.exceptions import RedisError
+
+    STORAGE_ERRORS += (RedisError,)
+except ImportError:  # a single server without the cluster extra
+    pass
+
 #: The close code that tells a client to reconnect: its table moved to another node.
 MOVED = 1012
 #: Largest request body of the lobby API, in bytes.
@@ -264,7 +274,7 @@ async def ws_endpoint(ws: WebSocket) -> None:
                                             table=ws.path_params["code"][:16]))
     except LobbyError as e:  # a broken table
         rt, problem = None, err(e.code, e.text(tr))
-    except SQLAlchemyError:
+    except STORAGE_ERRORS:
         rt, problem = None, err("unavailable", tr.gettext(DATABASE_DOWN))
     if rt is None:
         conn.send(problem)
@@ -369,8 +379,8 @@ def create_app(config: ServerConfig | None = None,
     return Starlette(routes=routes, lifespan=lifespan,
                      middleware=[Middleware(Guard, config=cfg)],
                      exception_handlers={LobbyError: api_error, SpieltischError: api_error,
-                                         SQLAlchemyError: database_error,
-                                         StorageError: database_error})
+                                         StorageError: database_error,
+                                         **{e: database_error for e in STORAGE_ERRORS}})
 
 
 __all__ = ["HTTP_STATUS", "ApiError", "Lobby", "LobbyError", "create_app", "http_status"]

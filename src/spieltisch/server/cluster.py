@@ -10,9 +10,10 @@ node takes each table over by rebuilding it from the event log in the database. 
 SIGTERM a node hands its tables to the others before it exits (``drain``).
 
 PostgreSQL holds the truth (tables, seats, the action log), as on one node. Redis holds
-only what may be lost with it (prefix ``CLUSTER:``): ``lease:CODE`` (the owner's node
-id, with a time to live), ``node:NODE`` (a node's heartbeat), ``info`` (a hash of the
-live tables' lobby entries, refreshed by their owners), ``joins:CLIENT:MINUTE`` (join
+only what may be lost with it, under the cluster's name as prefix (``spieltisch:`` by
+default): ``lease:CODE`` (the owner's node id, with a time to live), ``node:NODE`` (a
+node's heartbeat), ``info`` (a hash of the live tables' lobby entries, refreshed by
+their owners), ``joins:CLIENT:MINUTE`` (join
 counters) and the channels ``n:NODE``. ``docs/server.md`` ("Cluster") has the whole story.
 """
 
@@ -159,9 +160,10 @@ class Cluster:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        for r in list(self.remote.values()):
-            if r.task is not None:
-                r.task.cancel()
+        remote = [r.task for r in self.remote.values() if r.task is not None]
+        for task in remote:
+            task.cancel()
+        await asyncio.gather(*remote, return_exceptions=True)
         if self._flusher is not None:
             with contextlib.suppress(Exception):
                 await self._flusher
@@ -229,6 +231,8 @@ class Cluster:
                                  args=[self.node, self.ttl_ms])
         gone = {k.decode().rsplit(":", 1)[1] for k in lost}
         for code in codes:
+            if code not in self.lobby.tables:  # ended (and released) while renewing
+                continue
             if code in gone:
                 log.warning("cluster: lease of table %s lost; dropping it", code)
                 await self.drop(code)
@@ -246,8 +250,8 @@ class Cluster:
             return
         held = await self.redis.mget([self._lease(c) for c in codes])
         orphans = [c for c, v in zip(codes, held, strict=True) if v is None]
-        if orphans:
-            await asyncio.gather(*(self.adopt(c) for c in orphans))
+        for code in orphans:  # in tasks of their own: rebuilding must not delay renewals
+            self._spawn(self.adopt(code))
 
     async def adopt(self, code: str) -> TableRuntime | None:
         """Own ``code``: take its lease and rebuild it from the log (None if another
@@ -269,8 +273,8 @@ class Cluster:
                 row = await store.call(store.load_table, code)
                 if row is not None and row.status in ("waiting", "playing"):
                     rt = await self.lobby.recover_one(row, fence=lambda: self.holds(code))
-                if rt is None:
-                    await self.release(code)
+                if rt is None:  # over, or broken: out of the shared lobby too
+                    await self.forget(code)
                 else:
                     log.info("cluster: node %s owns table %s now", self.node, code)
                     await self.publish_info(rt)
@@ -336,7 +340,9 @@ class Cluster:
         codes = list(self.lobby.tables)
         handed: defaultdict[str, list[str]] = defaultdict(list)
         for i, code in enumerate(codes):
-            rt = self.lobby.tables.pop(code)
+            rt = self.lobby.tables.pop(code, None)
+            if rt is None:  # it ended while an earlier table was handed over
+                continue
             async with rt.lock:
                 await rt.settle()
                 self.valid_until.pop(code, None)  # no write from here on
@@ -549,13 +555,26 @@ class Cluster:
                 await self._flusher
 
     async def _listen(self) -> None:
+        """Receive this node's channel; after a lost Redis connection, subscribe again."""
         loop = asyncio.get_running_loop()
-        async for message in self._pubsub.listen():
+        while True:
             try:
-                head_text, _, body = message["data"].decode().partition("\n")
-                self._receive(json.loads(head_text), body, loop.time())
+                async for message in self._pubsub.listen():
+                    try:
+                        head_text, _, body = message["data"].decode().partition("\n")
+                        self._receive(json.loads(head_text), body, loop.time())
+                    except Exception:
+                        log.exception("cluster: a message on the node's channel failed")
+            except asyncio.CancelledError:
+                raise
             except Exception:
-                log.exception("cluster: a message on the node's channel failed")
+                log.exception("cluster: the node's channel failed; subscribing again")
+                await asyncio.sleep(1.0)
+                with contextlib.suppress(Exception):
+                    await self._pubsub.aclose()
+                with contextlib.suppress(Exception):
+                    self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                    await self._pubsub.subscribe(self._channel(self.node))
 
     def _receive(self, head: dict[str, Any], body: str, arrival: float) -> None:
         """One message on this node's channel, in the order they were sent."""

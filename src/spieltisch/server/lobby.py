@@ -305,6 +305,8 @@ class Lobby:
         try:
             codes = None
             if self.cluster is not None:  # its lease first: no other node may adopt it
+                if self.cluster.draining:  # it would only wait for a failover
+                    raise LobbyError("unavailable", DATABASE_DOWN)
                 code = new_code()
                 while not await self.cluster.adopt_new(code):
                     code = new_code()
@@ -455,8 +457,8 @@ class Lobby:
             try:
                 answer = await self.cluster.call(where, "join", {"code": code, "body": body,
                                                                  "client": client})
-            except TimeoutError:
-                continue
+            except TimeoutError:  # the owner may have seated the client: never ask twice
+                raise LobbyError("unavailable", DATABASE_DOWN) from None
             if "seat" in answer:
                 return code, answer["seat"], answer["token"]
             if "refused" in answer:

@@ -4,8 +4,9 @@ default pool.
 A search bot (the hard level thinks up to 1.8 s) must not stop the event loop, and a
 random or rule-of-thumb bot (3 to 50 µs a decision) must not wait behind it, nor behind
 other work in the loop's default pool. So every kind of bot (its class and parameters)
-is timed: a kind whose latest decision took less than ``quick`` seconds is quick and
-decides in a lane of its own (one thread), or on the event loop itself with ``inline``;
+is timed: a kind whose every decision so far took less than ``quick`` seconds is quick
+(one slow decision makes it slow for good: a search answers a forced move in microseconds)
+and decides in a lane of its own (one thread), or on the event loop itself with ``inline``;
 any other kind, and a kind not seen yet, in the slow lane (``threads`` threads).
 ``quick`` defaults to the interpreter's switch interval (5 ms): below it a thread does
 not let the loop run sooner, since the bot holds the interpreter's lock just as long.
@@ -57,6 +58,8 @@ class BotRunner:
         self.inline = inline
         self._lanes: dict[bool, Executor | None] = {False: slow_lane, True: quick_lane}
         self._quick_kinds: set[Hashable] = set()
+        #: Kinds seen slow once: they stay in the slow lane (see ``decide``).
+        self._slow_kinds: set[Hashable] = set()
         self._lock = threading.Lock()  # the lanes are made once, by whichever loop asks
         #: Decisions made so far on the loop, in the quick lane and in the slow lane.
         self.counts = {"loop": 0, "quick": 0, "slow": 0}
@@ -77,10 +80,13 @@ class BotRunner:
             self.counts["quick" if quick else "slow"] += 1
             action, took = await asyncio.get_running_loop().run_in_executor(
                 self._lane(quick), self._timed, choose, obs)
-        if took < self.quick:
-            self._quick_kinds.add(kind)
-        else:
+        # Once slow, a kind stays slow: a search bot answers a forced move in microseconds,
+        # and its next real search must not block the quick lane (or the loop).
+        if took >= self.quick:
+            self._slow_kinds.add(kind)
             self._quick_kinds.discard(kind)
+        elif kind not in self._slow_kinds:
+            self._quick_kinds.add(kind)
         return action
 
     def _timed(self, choose: Choose, obs: Observation) -> tuple[int | None, float]:
