@@ -92,11 +92,9 @@ class Processes:
                 yield i, fn(item)
             return
         import multiprocessing as mp
-        import signal
 
         chunk = self.chunksize or self._chunk(items)
-        with mp.get_context("fork").Pool(self.jobs, initializer=signal.signal,
-                                         initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
+        with mp.get_context("fork").Pool(self.jobs, initializer=_worker_signals) as pool:
             jobs_ = ((fn, i, item) for i, item in enumerate(items))
             # the pool reads ``jobs_`` only as fast as its pipe takes them: a run of a
             # million games never holds a million tasks
@@ -108,6 +106,17 @@ class Processes:
 
     def describe(self) -> str:
         return f"{self.jobs} process{'es' if self.jobs > 1 else ''} on this machine"
+
+
+def _worker_signals() -> None:
+    """A worker ignores Ctrl-C (the parent stops the run) and dies of the pool's SIGTERM,
+    whatever handler the parent process had installed (Ray's driver, for one, installs a
+    SIGTERM handler that raises ``SystemExit``: inherited, a terminated worker would go on
+    running the parent's code)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def in_order(pairs: Iterable[tuple[int, R]]) -> Iterator[R]:
