@@ -177,13 +177,6 @@ class HoaxGame(Game):
         return HoaxObserver
 
 
-def _dispatch(table: PhaseTable[Phase], handler: str, default: Callable[..., Any]
-              ) -> tuple[Callable[..., Any], ...]:
-    """One rule handler per phase, indexed by the phase (``default`` where a rule has
-    none): the hot entry points index this tuple instead of looking the rule up."""
-    return tuple(getattr(rule, handler) or default for _phase, rule in table)
-
-
 def _nobody(state: HoaxState) -> tuple[int, ...]:
     return ()
 
@@ -1392,11 +1385,12 @@ class HoaxState(DoubtRules, State):
                          closes="never"),
     })
     # The hot entry points index these (one per phase, from the table above).
-    _SEATS = _dispatch(PHASES, "seats", _nobody)
-    _WINDOW = _dispatch(PHASES, "window", _nobody)
-    _LEGAL = _dispatch(PHASES, "legal", _nothing)
-    _APPLY = _dispatch(PHASES, "apply", _nothing_applies)
-    _DEADLINE = _dispatch(PHASES, "deadline", _no_deadline)
+    # the hot entry points index these instead of looking the rule up
+    _SEATS = PHASES.handlers("seats", _nobody)
+    _WINDOW = PHASES.handlers("window", _nobody)
+    _LEGAL = PHASES.handlers("legal", _nothing)
+    _APPLY = PHASES.handlers("apply", _nothing_applies)
+    _DEADLINE = PHASES.handlers("deadline", _no_deadline)
     _WHY = tuple(rule.why for _phase, rule in PHASES)
     #: What each window does when its deadline passes (the rule's ``closes``).
     _ON_CLOSE = _indexed(Phase, {Phase.DOUBT: _doubt_closed, Phase.PROTECT: _execute,

@@ -135,12 +135,6 @@ PAYBACK_MASK = TYPE_MASK[PAYBACK]
 _MIC_SAID = ("", "drop", "check", "bluff")
 
 
-def dispatch(table: PhaseTable[Phase], handler: str, default: Any) -> tuple[Any, ...]:
-    """One rule handler per phase, indexed by the phase (``default`` where a rule has
-    none): the entry points index this tuple instead of looking the rule up."""
-    return tuple(getattr(rule, handler) or default for _phase, rule in table)
-
-
 V, L = Copy.VALUE, Copy.LIST
 #: What a seat may do in every phase but the Mic Drop window (§5): announce, call Politix,
 #: accuse, and during a pause end it or release.
@@ -1219,10 +1213,10 @@ class HoodPolitixState(State):
                          opens="§6 after min_rounds, a unique lowest total", closes="never"),
     })
     # The entry points index these (one per phase, from the table above).
-    _WINDOW = dispatch(PHASES, "window", _nobody)
-    _LEGAL = dispatch(PHASES, "legal", _legal_nothing)
-    _APPLY = dispatch(PHASES, "apply", None)
-    _DEADLINE = dispatch(PHASES, "deadline", _no_timers)
+    _WINDOW = PHASES.handlers("window", _nobody)
+    _LEGAL = PHASES.handlers("legal", _legal_nothing)
+    _APPLY = PHASES.handlers("apply", None)
+    _DEADLINE = PHASES.handlers("deadline", _no_timers)
 
 
 #: The out-of-turn actions (§5), applied whatever the phase, by action type; ``None``: a

@@ -14,7 +14,6 @@ offerer's hand; a reveal (Wissen, Schöpfung) and card 21 in a hand are public.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...core.cards import Shuffler
@@ -48,16 +47,6 @@ if TYPE_CHECKING:
 BIT21 = 1 << C.JOKER_21
 #: A mask's card codes, lowest id first (a fresh list).
 _codes = C.card_codes
-
-
-def _by_phase(table: PhaseTable[Phase], handler: Callable[[Rule[Any]], Any],
-              default: Callable[..., Any]) -> tuple[Callable[..., Any], ...]:
-    """One handler of each phase's rule (``default`` where it has none), indexed by the
-    phase: the hot entry points index this tuple instead of looking the rule up."""
-    out: list[Callable[..., Any]] = [default] * len(table)
-    for phase, rule in table:
-        out[phase] = handler(rule) or default
-    return tuple(out)
 
 
 def _nobody(state: PixmitState) -> tuple[int, ...]:
@@ -422,9 +411,10 @@ class PixmitState(State):
                          closes="never"),
     })
     # The hot entry points index these (one handler per phase, from the table).
-    _SEATS = _by_phase(PHASES, lambda rule: rule.seats, _nobody)
-    _LEGAL = _by_phase(PHASES, lambda rule: rule.legal, _nothing)
-    _APPLY = _by_phase(PHASES, lambda rule: rule.apply, _nothing)
+    # the hot entry points index these instead of looking the rule up
+    _SEATS = PHASES.handlers("seats", _nobody)
+    _LEGAL = PHASES.handlers("legal", _nothing)
+    _APPLY = PHASES.handlers("apply", _nothing)
 
     # -- the rules of each step (§3) -----------------------------------------------------
     def _call(self) -> list[Event]:

@@ -8,7 +8,6 @@ never wild; a pass is permanent for the pile; four of a kind toggles the revolut
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from enum import Enum, IntEnum
 from operator import getitem
 from typing import TYPE_CHECKING, Any
@@ -101,16 +100,6 @@ def exchange_steps(order: list[int]) -> list[list[int]]:
     president, pm, peasant, beggar = order[0], order[1], order[-2], order[-1]
     return [[beggar, president, 2, 1], [president, beggar, 2, 0],
             [peasant, pm, 1, 1], [pm, peasant, 1, 0]]
-
-
-def _by_phase(table: PhaseTable[Phase], handler: Callable[[Rule[Any]], Any],
-              default: Callable[..., Any]) -> tuple[Callable[..., Any], ...]:
-    """One handler of each phase's rule (``default`` where it has none), indexed by the
-    phase: the hot entry points index this tuple instead of looking the rule up."""
-    out: list[Callable[..., Any]] = [default] * len(table)
-    for phase, rule in table:
-        out[phase] = handler(rule) or default
-    return tuple(out)
 
 
 def _nobody(state: PresidentState) -> tuple[int, ...]:
@@ -417,9 +406,10 @@ class PresidentState(State):
                          closes="never"),
     })
     # The hot entry points index these (one handler per phase, from the table).
-    _SEATS = _by_phase(PHASES, lambda rule: rule.seats, _nobody)
-    _LEGAL = _by_phase(PHASES, lambda rule: rule.legal, _nothing)
-    _APPLY = _by_phase(PHASES, lambda rule: rule.apply, _nothing)
+    # the hot entry points index these instead of looking the rule up
+    _SEATS = PHASES.handlers("seats", _nobody)
+    _LEGAL = PHASES.handlers("legal", _nothing)
+    _APPLY = PHASES.handlers("apply", _nothing)
 
     def _next(self, actor: int, matched: bool, events: list[Event]) -> None:
         """Who moves next: the first eligible seat clockwise; a Match skips one (§3)."""
