@@ -62,7 +62,29 @@ class ConfigError(SpieltischError):
     """A bad game name, player count, option or stacked deck."""
 
 
-class IllegalAction(SpieltischError):
+class Reason:
+    """A reason as an English template (marked ``N_``) and its arguments (card codes,
+    seats, names: never translated), read in each player's language."""
+
+    __slots__ = ()
+    template: str
+    params: Mapping[str, Json] | None
+
+    @property
+    def reason(self) -> str:
+        """The reason in English (empty for a legal check)."""
+        return self.template.format(**self.params) if self.params else self.template
+
+    def text(self) -> str:
+        return self.reason
+
+    def translate(self, tr: Translator) -> str:
+        """The reason in ``tr``'s language (template translated, then filled in)."""
+        return tr.format(self.template, **self.params) if self.params \
+            else tr.gettext(self.template)
+
+
+class IllegalAction(Reason, SpieltischError):
     """An action that may not even be attempted now; the state is unchanged.
 
     The reason is an English template (marked ``N_``) and its arguments, as events are
@@ -82,19 +104,6 @@ class IllegalAction(SpieltischError):
         """The error for a refused ``check``."""
         return cls(check.template, seat, action, check.params)
 
-    @property
-    def reason(self) -> str:
-        """The reason in English."""
-        return self.template.format(**self.params) if self.params else self.template
-
-    def text(self) -> str:
-        return self.reason
-
-    def translate(self, tr: Translator) -> str:
-        """The reason in ``tr``'s language (template translated, then filled in)."""
-        return tr.format(self.template, **self.params) if self.params \
-            else tr.gettext(self.template)
-
 
 class Verdict(Enum):
     LEGAL = "legal"
@@ -103,7 +112,7 @@ class Verdict(Enum):
     ILLEGAL = "illegal"
 
 
-class Check:
+class Check(Reason):
     """A judgement of an attempt: its verdict and, unless legal, why.
 
     The reason is an English template marked with ``N_`` plus its arguments (card
@@ -119,19 +128,6 @@ class Check:
         self.verdict = verdict
         self.template = template
         self.params = params
-
-    @property
-    def reason(self) -> str:
-        """The reason in English (empty when legal)."""
-        return self.template.format(**self.params) if self.params else self.template
-
-    def text(self) -> str:
-        return self.reason
-
-    def translate(self, tr: Translator) -> str:
-        """The reason in ``tr``'s language (template translated, then filled in)."""
-        return tr.format(self.template, **self.params) if self.params \
-            else tr.gettext(self.template)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Check) and self.verdict is other.verdict \
