@@ -78,17 +78,10 @@ def workload(kind: str, game_name: str, players: int, amount: int) -> None:
     rng = random.Random(0)
     done = 0
     if kind == "random":
+        from throughput import play_plain  # this folder's: the public loop it times
+
         for seed in range(amount):
-            state = game.new_state(seed=seed)
-            while not state.is_over():
-                seats = state.to_act()
-                if seats:
-                    seat = seats[0] if len(seats) == 1 else rng.choice(seats)
-                    state.apply(seat, rng.choice(state.legal_actions(seat)))
-                    done += 1
-                else:
-                    first = min(state.deadlines(), key=lambda d: d.seconds)
-                    state.apply(first.seat, first.action)
+            done += play_plain(game.new_state(seed=seed), rng)
     else:
         bot = ISMCTSBot(game, 0, 0, budget=100, rollout="random", depth=20)
         bots = [bot] + [RandomBot(game, s, s) for s in range(1, players)]
