@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the test suite needs, then lint and run the whole suite with branch
 # coverage of src/spieltisch (the server processes the tests start included) and print it.
+# The whole suite runs in two parts: the engine tests on every core, then the rest alone.
 # This is the README's second command; CI (.ci/run) runs exactly this. Arguments go to
 # pytest; the coverage floor (pyproject.toml) and the slow Pixmit check are for the whole suite.
 set -euo pipefail
@@ -47,7 +48,15 @@ done
 
 status=0
 rm -f .coverage .coverage.*
-.venv/bin/python -m coverage run -m pytest "$@" || status=$?
+if [ "$whole" = 1 ]; then
+    # the engine tests on every core; then, alone, those that start servers, browsers,
+    # terminals or Ray, some of which measure time (the "serial" mark: tests/conftest.py)
+    .venv/bin/python -m coverage run -m pytest -n auto --dist worksteal -m "not serial" "$@" \
+        || status=$?
+    .venv/bin/python -m coverage run -m pytest -m serial "$@" || status=$((status ? status : $?))
+else
+    .venv/bin/python -m coverage run -m pytest "$@" || status=$?
+fi
 .venv/bin/python -m coverage combine -q
 if [ "$whole" = 1 ]; then
     .venv/bin/python -m coverage report || status=$((status ? status : 1))

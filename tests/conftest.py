@@ -1,11 +1,20 @@
-"""Suite-wide test order."""
+"""Suite-wide test marks and order."""
 
 from __future__ import annotations
 
 import pytest
 
+#: Tests that run alone, after the rest (scripts/test.sh runs the rest on every core):
+#: they start servers, browsers, terminals or a Ray cluster, and some measure time.
+SERIAL_DIRS = {"server", "browser"}
+SERIAL_FILES = {"test_ray.py", "test_realtime_terminal.py"}
 
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The Ray tests run last: a Ray driver leaves its threads and signal handlers in the
-    test process, and no later test should meet them."""
+    """Mark the serial tests; the Ray tests run last: a Ray driver leaves its threads and
+    signal handlers in the test process, and no later test should meet them."""
+    for item in items:
+        if item.path.parent.name in SERIAL_DIRS or item.path.name in SERIAL_FILES:
+            item.add_marker(pytest.mark.serial)
     items.sort(key=lambda item: item.path.name == "test_ray.py")
