@@ -29,6 +29,7 @@ from spieltisch.core import (
     translate_reason,
 )
 from spieltisch.core.cards import Shuffler, cards_of, deal_masks, mask_of
+from spieltisch.core.fields import BASE_FIELDS
 from spieltisch.i18n import N_
 
 
@@ -366,6 +367,33 @@ def test_declared_fields_give_clone_and_find_undeclared_attributes():
         type("Bad", (ToyState,), {"FIELDS": StateFields(_gone=Copy.CACHE)})
     with pytest.raises(TypeError, match="belongs to every State"):
         StateFields(move_number=Copy.VALUE)
+
+
+@pytest.mark.parametrize("whole_dict", [False, True])
+def test_both_copy_forms_treat_each_kind_of_field_as_declared(whole_dict):
+    """Field by field or from a copy of the dict: values shared, lists, optional lists,
+    nested lists and copyable objects copied, caches dropped."""
+
+    class Kinds(ToyState):
+        FIELDS = ToyState.FIELDS | StateFields(maybe=Copy.OPTIONAL_LIST, nothing=Copy.OPTIONAL_LIST,
+                                               marks=Copy.COPY, label=Copy.VALUE)
+        COPY_DICT = whole_dict
+
+    s = Kinds(ToyGame(2, {}), Shuffler(random.Random(0)))
+    s.maybe, s.nothing, s.marks, s.label = [1], None, {1: 2}, ("a",)
+    s._memo, s._legal_cache = "cached", {0: [1]}
+    c = s._copy(None)
+    c.maybe.append(2)
+    c.marks[3] = 4
+    c.hands[1].append(5)
+    assert (s.maybe, s.marks, s.hands, c.nothing, c.label is s.label) == \
+        ([1], {1: 2}, [[0, 2], [1]], None, True)
+    assert (c._memo, "_memo" in vars(c), "_legal_cache" in vars(c), c.shuffler) == \
+        (None, False, False, None)
+    same = [n for n in (*BASE_FIELDS, *Kinds.FIELDS) if n not in ("shuffler", "maybe", "marks",
+                                                                   "hands", "_memo")]
+    assert [getattr(c, n) for n in same] == [getattr(s, n) if n != "_legal_cache" else None
+                                              for n in same]
 
 
 def test_a_state_may_not_replace_the_core_s_part_of_judging_or_views():

@@ -107,3 +107,30 @@ def test_close_stops_sending_and_cancelling_the_flusher_is_clean() -> None:
         assert not sock.blocked._waiters  # type: ignore[attr-defined]
 
     asyncio.run(main())
+
+
+def test_a_message_that_fails_is_answered_in_the_player_s_language_and_kept() -> None:
+    """A bug while handling a message (here in answering a pong) is logged, the player
+    reads a server_error in their language, and the connection stays open. Relayed
+    clients of a cluster node go through the same ``handle``."""
+    from spieltisch.server.ws import handle
+
+    class Broken:
+        code = "BROKEN"
+
+        def pong(self, conn: Conn, msg: dict[str, Any], arrival: float) -> None:
+            raise RuntimeError("a bug")
+
+    async def main() -> None:
+        sock = FakeSocket()
+        conn = Conn(sock.send)
+        conn.lang = "de"
+        await handle(Broken(), conn, {"type": "pong"}, 0.0, via="relayed ")  # type: ignore[arg-type]
+        await handle(Broken(), conn, {"type": "ping", "id": 7}, 0.0)  # type: ignore[arg-type]
+        assert [json.loads(t) for t in sock.sent] == [
+            {"type": "error", "code": "server_error", "message": "Der Server konnte diese "
+             "Nachricht nicht bearbeiten; nichts hat sich geändert."},
+            {"type": "pong", "id": 7}]
+        assert not conn.closed
+
+    asyncio.run(main())

@@ -13,12 +13,15 @@ would run. ``State.undeclared()`` names any attribute an instance holds that the
 did not declare; the conformance suite fails on it, so a new field cannot be forgotten
 by the copy (the copy would drop it).
 
-Why assignments and not a copy of ``__dict__`` (faster to make for states with dozens
-of fields): an instance whose ``__dict__`` was replaced or updated wholesale keeps its
-attributes in a plain dict, and every attribute read on it is slower; search bots play
-their rollouts on copies, and those ran 3–20% faster on copies made field by field
-(President, Pixmit, Hockey; measured with CPython 3.11). It also writes no ``__dict__``,
-as a compiled (mypyc) build requires.
+Why assignments by default and not a copy of ``__dict__``: an instance whose
+``__dict__`` was replaced wholesale keeps its attributes in a plain dict, and every
+attribute read on it is slower; search bots play their rollouts on copies, and those ran
+3–20% faster on copies made field by field (President, Pixmit, Hockey; measured with
+CPython 3.11). It also writes no ``__dict__``, as a compiled (mypyc) build requires.
+For a state of 40 or more fields, though, the one C-level copy of the dict wins over the
+slower reads (HOAX, Hood Politix: a copy per ISMCTS simulation, 5 against 2 µs): such a
+class sets ``COPY_DICT = True`` (``State``) and gets the other form, from the same
+declaration.
 """
 
 from __future__ import annotations
@@ -86,14 +89,42 @@ class StateFields:
     def caches(self) -> list[str]:
         return ["_legal_cache", *self.of(Copy.CACHE)]
 
-    def copier(self, cls: type) -> Callable[[Any, Any], Any]:
+    def copier(self, cls: type, whole_dict: bool = False) -> Callable[[Any, Any], Any]:
         """Generate ``_copy(self, shuffler)`` for ``cls``: a copy of the state with
         ``shuffler`` as its chance, containers copied and caches dropped (one statement
-        per field, in declaration order)."""
+        per field, in declaration order; with ``whole_dict``, one copy of the instance's
+        dict, then a statement per container and cache)."""
         for name in self.of(Copy.CACHE):
             if not hasattr(cls, name):
                 raise TypeError(f"{cls.__name__}: cache field {name!r} needs a class "
                                 "attribute with its empty value (a copy falls back to it)")
+        body = self._dict_copy() if whole_dict else self._field_copy()
+        src = "def _copy(self, shuffler):\n    " + "\n    ".join(body) + "\n"
+        namespace: dict[str, Any] = {"cls": cls, "new": object.__new__}
+        exec(compile(src, f"<{cls.__qualname__}._copy>", "exec"), namespace)  # noqa: S102
+        fn: Callable[[Any, Any], Any] = namespace["_copy"]
+        fn.__qualname__ = f"{cls.__qualname__}._copy"
+        fn.__doc__ = "A copy of the state with ``shuffler`` as its chance (from ``FIELDS``)."
+        return fn
+
+    def _dict_copy(self) -> list[str]:
+        """The statements of a copy made from a copy of the instance's dict."""
+        body = ["s = new(cls)", "d = self.__dict__.copy()", "d['shuffler'] = shuffler"]
+        for name in self.caches():  # dropped: the copy falls back to the class attribute
+            body.append(f"d.pop({name!r}, None)")
+        for name, kind in self.kinds.items():
+            if kind is Copy.LIST:
+                body.append(f"d[{name!r}] = d[{name!r}][:]")
+            elif kind is Copy.OPTIONAL_LIST:
+                body.append(f"x = d[{name!r}]\n    if x is not None: d[{name!r}] = x[:]")
+            elif kind is Copy.NESTED:
+                body.append(f"d[{name!r}] = [y.copy() for y in d[{name!r}]]")
+            elif kind is Copy.COPY:
+                body.append(f"d[{name!r}] = d[{name!r}].copy()")
+        return [*body, "s.__dict__ = d", "return s"]
+
+    def _field_copy(self) -> list[str]:
+        """The statements of a copy made field by field."""
         body = ["s = new(cls)", "s.game = self.game", "s.shuffler = shuffler",
                 "s.move_number = self.move_number", "s.opening = self.opening",
                 "s.record_events = self.record_events"]
@@ -109,14 +140,7 @@ class StateFields:
             elif kind is Copy.COPY:
                 body.append(f"s.{name} = self.{name}.copy()")
             # CACHE: not copied; the copy reads the class attribute until it computes its own
-        body.append("return s")
-        src = "def _copy(self, shuffler):\n    " + "\n    ".join(body) + "\n"
-        namespace: dict[str, Any] = {"cls": cls, "new": object.__new__}
-        exec(compile(src, f"<{cls.__qualname__}._copy>", "exec"), namespace)  # noqa: S102
-        fn: Callable[[Any, Any], Any] = namespace["_copy"]
-        fn.__qualname__ = f"{cls.__qualname__}._copy"
-        fn.__doc__ = "A copy of the state with ``shuffler`` as its chance (from ``FIELDS``)."
-        return fn
+        return [*body, "return s"]
 
 
 __all__ = ["BASE_FIELDS", "Copy", "StateFields"]

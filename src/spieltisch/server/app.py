@@ -33,7 +33,7 @@ from .lobby import DATABASE_DOWN, Lobby, LobbyError
 from .store import StorageError, TableRow
 from .table import Conn, TableRuntime, err
 from .texts import language, seat_names, server_tr
-from .ws import Framing, dispatch
+from .ws import Framing, handle
 
 #: What the database or a cluster's Redis raise when they are away: a 503 or an
 #: ``unavailable`` message, never a traceback to the client.
@@ -294,13 +294,7 @@ async def ws_endpoint(ws: WebSocket) -> None:
             frame = framing.check(message, arrival)
             if frame is None:
                 continue
-            try:
-                await dispatch(rt, conn, frame.msg, arrival)
-            except Exception:  # a bug: the player hears of it, the connection stays
-                log.exception("table %s: handling a %r message failed", rt.code,
-                              frame.msg["type"][:40])
-                conn.send(err("server_error", conn.tr.gettext(
-                    N_("The server failed to handle this message; nothing changed."))))
+            await handle(rt, conn, frame.msg, arrival)
     except (WebSocketDisconnect, RuntimeError):  # RuntimeError: closed by the cluster
         pass
     finally:
@@ -308,12 +302,6 @@ async def ws_endpoint(ws: WebSocket) -> None:
             cluster.sockets.get(rt.code, set()).discard(ws)
         await rt.detach(conn)
         await conn.flush()
-
-
-#: One client message to a table (``ws.dispatch``; the name tests and tools know).
-handle = dispatch
-
-
 
 
 async def api_error(request: Request, exc: Exception) -> Response:

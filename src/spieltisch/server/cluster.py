@@ -37,9 +37,9 @@ from starlette.websockets import WebSocket
 
 from .config import ServerConfig
 from .store import SeatRow
-from .table import Conn, TableRuntime, err
+from .table import Conn, TableRuntime
 from .texts import seat_names
-from .ws import Framing, dispatch
+from .ws import Framing, handle
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -485,13 +485,7 @@ class Cluster:
         try:
             while (item := await r.inbox.get()) is not None:
                 msg, arrival = item
-                try:
-                    await dispatch(r.rt, r.conn, msg, arrival)
-                except Exception:  # a bug: the player hears of it, the connection stays
-                    log.exception("table %s: handling a relayed %r message failed",
-                                  r.rt.code, str(msg.get("type"))[:40])
-                    r.conn.send(err("server_error", "The server failed to handle this "
-                                    "message; nothing changed."))
+                await handle(r.rt, r.conn, msg, arrival, via="relayed ")
         finally:
             await r.rt.detach(r.conn)
 

@@ -10,6 +10,7 @@ them where the table is. See ``docs/server.md`` for the protocol.
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,8 @@ from .guard import RateLimit
 from .inputs import BadInput, over_limit, parse_json
 from .table import Conn, TableRuntime, err
 from .texts import language
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -133,4 +136,18 @@ async def dispatch(rt: TableRuntime, conn: Conn, msg: dict[str, Any],
                                                 type=repr(kind[:40]))))
 
 
-__all__ = ["Frame", "Framing", "dispatch"]
+async def handle(rt: TableRuntime, conn: Conn, msg: dict[str, Any], arrival: float,
+                 via: str = "") -> None:
+    """``dispatch``, for a connection that must outlive a bug: a message that fails is
+    logged and answered with an error in the player's language, and the connection stays
+    (``via``: how the message came, for the log)."""
+    try:
+        await dispatch(rt, conn, msg, arrival)
+    except Exception:
+        log.exception("table %s: handling a %s%r message failed", rt.code, via,
+                      str(msg.get("type"))[:40])
+        conn.send(err("server_error", conn.tr.gettext(
+            N_("The server failed to handle this message; nothing changed."))))
+
+
+__all__ = ["Frame", "Framing", "dispatch", "handle"]

@@ -238,25 +238,9 @@ class HoaxState(DoubtRules, State):
         vote_pending=Copy.VALUE,
     )
 
-    #: From ``FIELDS``: the lists a copy copies and the caches it drops (HOAX declares
-    #: only values and lists, checked here).
-    _LISTS = tuple(FIELDS.of(Copy.LIST))
-    _CACHES = tuple(FIELDS.caches())
-    assert set(FIELDS.of(Copy.VALUE)) | set(_LISTS) == set(FIELDS.kinds)
-
-    def _copy(self, shuffler: Shuffler) -> HoaxState:
-        """A copy with ``shuffler`` as its chance, from ``FIELDS``: one C-level copy of
-        the instance's dict, then its lists. For HOAX's 50 fields this is 40 % faster than
-        the core's field-by-field copy (ISMCTS copies a state per simulation)."""
-        copy = object.__new__(HoaxState)
-        fields = self.__dict__.copy()
-        for name in self._CACHES:
-            fields.pop(name, None)
-        for name in self._LISTS:
-            fields[name] = fields[name][:]
-        fields["shuffler"] = shuffler
-        copy.__dict__ = fields
-        return copy
+    #: A copy (one per ISMCTS simulation) copies the dict at once: for HOAX's 50 fields
+    #: 40 % faster than field by field (``core.fields``).
+    COPY_DICT = True
 
     def __init__(self, game: HoaxGame, shuffler: Shuffler) -> None:
         n = game.num_players

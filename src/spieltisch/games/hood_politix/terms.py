@@ -4,6 +4,9 @@ of faulty attempts, the tally kept for ``stats`` and the rule's numbers (spec ``
 Every name list (views, positions, observations, narration) is derived from these Enums;
 nothing depends on their numeric order. Hot code compares against the module-level aliases
 (``TURN``, ``IN``, …): reading ``Phase.TURN`` from the Enum class costs several times a global.
+The rules code compares phases by identity (``phase is TURN``): a state's phase is always a
+member (the conformance suite checks it), and ``==`` on an IntEnum takes the interpreter's
+slow path.
 """
 
 from __future__ import annotations
