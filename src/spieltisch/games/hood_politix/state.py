@@ -450,7 +450,7 @@ class HoodPolitixState(State):
             return ()
         if self.pause:  # only accusations, by anyone but the seat the pause waits for
             return SEATS_OF[self._accusers(timeout=False) & ~(1 << self.pause_seat)]
-        return self._WINDOW[phase](self)
+        return _WINDOW[phase](self)
 
     def _window(self) -> tuple[int, ...]:
         """Seats other than the due one that may act out of turn (§5): Politix callers, the
@@ -528,7 +528,7 @@ class HoodPolitixState(State):
                 out.append(END_POLITIX if self.pause == P_POLITIX else RELEASE)
             self._accusations(seat, out)
             return out
-        out = self._LEGAL[phase](self, seat)
+        out = _LEGAL[phase](self, seat)
         if _ANYTIME_IN[phase]:  # (inline: every legal-action list of a search passes here)
             # what a seat in the round may do out of turn (§5): announce its Mic Check
             # (§5.4), call Politix (§5.5), accuse (§5.2)
@@ -675,7 +675,7 @@ class HoodPolitixState(State):
         anytime = _ANYTIME[ATYPE_T[action]]
         if anytime is not None:
             return anytime(self, seat, action)
-        return self._APPLY[self.phase](self, seat, action)
+        return _APPLY[self.phase](self, seat, action)
 
     def _apply_turn(self, seat: int, action: int) -> list[Event]:
         """TURN (§3): a card is played, or one is drawn, which ends the turn."""
@@ -1017,7 +1017,7 @@ class HoodPolitixState(State):
 
     def deadlines(self) -> tuple[Deadline, ...]:
         """The timers running now: the phase's rule (``deadline``)."""
-        return self._DEADLINE[self.phase](self)
+        return _DEADLINE[self.phase](self)
 
     def _timers(self) -> tuple[Deadline, ...]:
         """The pause's timer during a pause (§5.5, §5.6), else the move timer unless it
@@ -1203,11 +1203,15 @@ class HoodPolitixState(State):
         Phase.OVER: Rule(Who.NOBODY,
                          opens="§6 after min_rounds, a unique lowest total", closes="never"),
     })
-    # The entry points index these (one per phase, from the table above).
-    _WINDOW = PHASES.handlers("window", _nobody)
-    _LEGAL = PHASES.handlers("legal", _legal_nothing)
-    _APPLY = PHASES.handlers("apply", None)
-    _DEADLINE = PHASES.handlers("deadline", _no_timers)
+
+
+# The entry points (``out_of_turn``, ``_legal_actions``, ``_apply``, ``deadlines``) index
+# these, one handler per phase from the table above (module globals: read in every step
+# of a search, they cost less than class attributes).
+_WINDOW = HoodPolitixState.PHASES.handlers("window", HoodPolitixState._nobody)
+_LEGAL = HoodPolitixState.PHASES.handlers("legal", HoodPolitixState._legal_nothing)
+_APPLY = HoodPolitixState.PHASES.handlers("apply", None)
+_DEADLINE = HoodPolitixState.PHASES.handlers("deadline", HoodPolitixState._no_timers)
 
 
 #: Per phase: whether a seat in the round may also announce, call Politix and accuse
