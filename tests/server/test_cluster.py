@@ -460,3 +460,23 @@ def test_sigterm_drains_tables_to_the_other_nodes(cluster: Cluster) -> None:  # 
     assert owners[0] == cluster.nodes.index(b) and owners[-1] != owners[0], owners
     assert "handed 1 tables" in b.log.read_text()
     check_log(replay_of(c.base, code), players)
+
+
+def test_a_burst_of_creates_waits_for_redis_instead_of_failing(cluster: Cluster) -> None:
+    """150 tables created at once on one node, each from its own address (behind the
+    trusted proxy), are all created: the node's Redis calls wait for a connection of its
+    pool (redis-py's default pool refused the 101st call at once, and the create was a
+    503 "Too many connections")."""
+    node = cluster.alive(1)[0]
+
+    async def burst() -> list[int]:
+        async with httpx.AsyncClient(timeout=TIMEOUT,
+                                     limits=httpx.Limits(max_connections=None)) as http:
+            answers = await asyncio.gather(*(
+                http.post(f"{node.base}/api/tables",
+                          json={"game": "hockey", "seats": ["human", "bot:easy"]},
+                          headers={"x-forwarded-for": f"10.0.{i // 200}.{i % 200 + 1}"})
+                for i in range(150)))
+        return [r.status_code for r in answers]
+
+    assert asyncio.run(burst()) == [201] * 150

@@ -103,6 +103,10 @@ def localised(info: dict[str, Any], lang: str) -> dict[str, Any]:
             "winner": names[winner] if isinstance(winner, int) else None}
 
 
+#: Connections to Redis a node keeps at most, and how long (s) a call waits for one.
+REDIS_CONNECTIONS, REDIS_WAIT = 50, 10.0
+
+
 class Cluster:
     """This node's part in a cluster: its leases, relays, calls and the shared lobby."""
 
@@ -112,7 +116,10 @@ class Cluster:
         self.node = config.node_id or \
             f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(2)}"
         self.prefix = f"{config.cluster_name}:"
-        self.redis = aioredis.Redis.from_url(config.redis_url)
+        # A burst (500 tables created at once) waits for one of the pool's connections;
+        # redis-py's default pool refuses the 101st at once ("Too many connections").
+        self.redis = aioredis.Redis.from_pool(aioredis.BlockingConnectionPool.from_url(
+            config.redis_url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT))
         self.ttl_ms = int(config.lease_seconds * 1000)
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
