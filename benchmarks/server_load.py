@@ -471,16 +471,38 @@ def main() -> None:
                     help="write a cProfile of each client process to FILE.<n>")
     ap.add_argument("--profile", default=None,
                     help="write a cProfile of the server process to this file")
-    ap.add_argument("--nodes", type=int, default=0,
+    ap.add_argument("--nodes", type=node_counts, default=[0],
                     help="run a cluster of this many nodes (serve --redis) on PostgreSQL "
                          "(--db, default a fresh database on 127.0.0.1) and --redis; "
-                         "0: one server alone")
+                         "0: one server alone; a list (1,3) runs each in turn")
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     ap.add_argument("--lease", type=float, default=3.0, help="the nodes' --lease (s)")
     ap.add_argument("--kill-after", type=float, default=0.0,
                     help="with --nodes 2 or more: SIGKILL node 0 this many seconds into "
                          "the run and report how soon its tables answer again")
     args = ap.parse_args()
+    counts = args.nodes
+    for k, count in enumerate(counts):
+        if k:
+            print()
+        args.nodes = count
+        run(args)
+
+
+def node_counts(text: str) -> list[int]:
+    """``--nodes``: one count or a comma-separated list of them."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a node count or a list of them: {text!r}"
+                                         ) from None
+    if any(c < 0 for c in counts):
+        raise argparse.ArgumentTypeError(f"node counts are 0 or more, not {text!r}")
+    return counts
+
+
+def run(args: argparse.Namespace) -> None:
+    """One measurement: a server alone (``args.nodes`` 0) or a cluster of that many nodes."""
     tmp = tempfile.mkdtemp(prefix="spieltisch-load-")
     db = args.db or f"sqlite:///{tmp}/load.sqlite3"
     made_db = None
