@@ -108,39 +108,36 @@ class StateFields:
         return fn
 
     def _dict_copy(self) -> list[str]:
-        """The statements of a copy made from a copy of the instance's dict."""
+        """The statements of a copy made from a copy of the instance's dict (values are
+        in it already)."""
         body = ["s = new(cls)", "d = self.__dict__.copy()", "d['shuffler'] = shuffler"]
         for name in self.caches():  # dropped: the copy falls back to the class attribute
             body.append(f"d.pop({name!r}, None)")
         for name, kind in self.kinds.items():
-            if kind is Copy.LIST:
-                body.append(f"d[{name!r}] = d[{name!r}][:]")
-            elif kind is Copy.OPTIONAL_LIST:
-                body.append(f"x = d[{name!r}]\n    if x is not None: d[{name!r}] = x[:]")
-            elif kind is Copy.NESTED:
-                body.append(f"d[{name!r}] = [y.copy() for y in d[{name!r}]]")
-            elif kind is Copy.COPY:
-                body.append(f"d[{name!r}] = d[{name!r}].copy()")
+            if kind is not Copy.VALUE and kind is not Copy.CACHE:
+                body.append(_STATEMENT[kind].format(dst=f"d[{name!r}]", src=f"d[{name!r}]"))
         return [*body, "s.__dict__ = d", "return s"]
 
     def _field_copy(self) -> list[str]:
-        """The statements of a copy made field by field."""
+        """The statements of a copy made field by field (caches left out: the copy reads
+        the class attribute until it computes its own)."""
         body = ["s = new(cls)", "s.game = self.game", "s.shuffler = shuffler",
                 "s.move_number = self.move_number", "s.opening = self.opening",
                 "s.record_events = self.record_events"]
         for name, kind in self.kinds.items():
-            if kind is Copy.VALUE:
-                body.append(f"s.{name} = self.{name}")
-            elif kind is Copy.LIST:
-                body.append(f"s.{name} = self.{name}[:]")
-            elif kind is Copy.OPTIONAL_LIST:
-                body.append(f"x = self.{name}\n    s.{name} = None if x is None else x[:]")
-            elif kind is Copy.NESTED:
-                body.append(f"s.{name} = [y.copy() for y in self.{name}]")
-            elif kind is Copy.COPY:
-                body.append(f"s.{name} = self.{name}.copy()")
-            # CACHE: not copied; the copy reads the class attribute until it computes its own
+            if kind is not Copy.CACHE:
+                body.append(_STATEMENT[kind].format(dst=f"s.{name}", src=f"self.{name}"))
         return [*body, "return s"]
+
+
+#: The statement that copies a field of each kind from ``src`` to ``dst``.
+_STATEMENT = {
+    Copy.VALUE: "{dst} = {src}",
+    Copy.LIST: "{dst} = {src}[:]",
+    Copy.OPTIONAL_LIST: "x = {src}\n    {dst} = None if x is None else x[:]",
+    Copy.NESTED: "{dst} = [y.copy() for y in {src}]",
+    Copy.COPY: "{dst} = {src}.copy()",
+}
 
 
 __all__ = ["BASE_FIELDS", "Copy", "StateFields"]

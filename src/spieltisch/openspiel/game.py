@@ -129,7 +129,10 @@ class Table:
         t.poll = self.poll
         t.declined = set(self.declined)
         t.seen = list(self.seen)  # the chains are shared (``Record``)
-        t.texts = list(self.texts)
+        # not the strings made so far: OpenSpiel's tests keep a copy of every state, and
+        # each kept string is as long as the game (8-player Hood Politix: 24 GB). A copy
+        # asked for its information string joins its chain once.
+        t.texts = [None] * len(self.texts)
         t.shown = (t.engine, self.shown[1]) if self.shown and self.shown[0] is self.engine \
             else None  # the clone reads the same
         t.settled = self.settled
@@ -337,7 +340,10 @@ class Table:
         t.engine = self.engine.determinise(seat, rng)
         ChanceShuffler.install(t.engine)
         t.chosen, t.partial, t.declined = [], [], set(self.declined)
-        t.texts = list(self.texts)
+        # not the strings made so far: OpenSpiel's tests keep a copy of every state, and
+        # each kept string is as long as the game (8-player Hood Politix: 24 GB). A copy
+        # asked for its information string joins its chain once.
+        t.texts = [None] * len(self.texts)
         t.seen = [s if p == seat else Record(None, "resampled view " + _compact(t.engine.view(p)))
                   for p, s in enumerate(self.seen)]
         return t
