@@ -8,12 +8,14 @@
 #
 # Settings from the environment: PORT (nginx, default 8080), NODE_PORTS (default
 # "8001 8002 8003"), SPIELTISCH (the command, default: .venv/bin/spieltisch or spieltisch),
-# RUN (where nginx keeps its files, default: a new temporary folder).
+# RUN (where nginx keeps its files, default: a new temporary folder), CLUSTER (the
+# cluster's name, its keys' prefix in Redis; default spieltisch).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 db="${1:-postgresql+psycopg://postgres@127.0.0.1:5432/spieltisch}"
 redis="${2:-redis://127.0.0.1:6379/0}"
 port="${PORT:-8080}"
+cluster="${CLUSTER:-spieltisch}"
 node_ports="${NODE_PORTS:-8001 8002 8003}"
 run="${RUN:-$(mktemp -d -t spieltisch-cluster.XXXXXX)}"
 if [ -z "${SPIELTISCH:-}" ]; then
@@ -37,7 +39,7 @@ i=0
 upstreams=""
 for p in $node_ports; do
     "$SPIELTISCH" serve --host 127.0.0.1 --port "$p" --db "$db" --redis "$redis" \
-        --node "node$i" --forwarded-allow-ips 127.0.0.1 >"$run/node$i.log" 2>&1 &
+        --cluster "$cluster" --node "node$i" --forwarded-allow-ips 127.0.0.1 >"$run/node$i.log" 2>&1 &
     pids+=($!)
     upstreams+="        server 127.0.0.1:$p;"$'\n'
     i=$((i + 1))

@@ -480,3 +480,57 @@ def test_a_burst_of_creates_waits_for_redis_instead_of_failing(cluster: Cluster)
         return [r.status_code for r in answers]
 
     assert asyncio.run(burst()) == [201] * 150
+
+
+def test_the_deploy_script_runs_three_nodes_behind_nginx(tmp_path: Path) -> None:
+    """deploy/local-cluster.sh as an operator starts it (here with its own database,
+    ports and cluster name): a table created through nginx is listed by each node, and
+    SIGTERM drains the nodes, stops nginx and ends the script."""
+    import socket
+
+    db, name = f"c{uuid.uuid4().hex[:12]}", f"test-{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(f"{PG} dbname=test", autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {db}")
+    ports = []
+    for _ in range(4):  # free now; the script's processes bind them
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])
+    run = tmp_path / "run"
+    run.mkdir()
+    env = {**os.environ, "PORT": str(ports[0]), "NODE_PORTS": " ".join(map(str, ports[1:])),
+           "CLUSTER": name, "RUN": str(run),
+           "SPIELTISCH": str(Path(sys.executable).with_name("spieltisch"))}
+    script = subprocess.Popen(
+        ["bash", str(ROOT / "deploy" / "local-cluster.sh"),
+         f"postgresql+psycopg://postgres@127.0.0.1:5432/{db}", REDIS],
+        env=env, stdout=(tmp_path / "script.log").open("wb"), stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{ports[0]}"
+    try:
+        give_up = time.monotonic() + TIMEOUT
+        while True:
+            assert script.poll() is None, (tmp_path / "script.log").read_text()
+            with contextlib.suppress(httpx.HTTPError):  # nginx and every node
+                if all(httpx.get(f"http://127.0.0.1:{port}/api/games",
+                                 timeout=5).status_code == 200 for port in ports):
+                    break
+            assert time.monotonic() < give_up, "the cluster never answered"
+            time.sleep(0.1)
+        code = create_table(base, "hockey", ["human", "bot:easy"])["code"]
+        for port in ports[1:]:  # every node lists it (one lobby), whichever node made it
+            listed = httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=TIMEOUT).json()
+            assert [t["status"] for t in listed if t["code"] == code] == ["waiting"]
+    finally:
+        script.send_signal(signal.SIGTERM)
+        script.wait(TIMEOUT)
+        r = redis.Redis.from_url(REDIS)
+        for key in r.scan_iter(match=f"{name}:*"):
+            r.delete(key)
+        r.close()
+        with psycopg.connect(f"{PG} dbname=test", autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+    for port in ports:  # nginx and every node are gone
+        with pytest.raises(httpx.ConnectError):
+            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5)
+    assert "handed 1 tables" in "".join(
+        (run / f"node{i}.log").read_text() for i in range(3))  # the owner drained it
