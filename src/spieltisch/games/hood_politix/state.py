@@ -511,7 +511,8 @@ class HoodPolitixState(State):
     def _legal_actions(self, seat: int) -> list[int]:
         """The legal actions of ``seat``: a finished seat only accuses (and resolves a last
         Snitch, §4); during a pause only the pause's seat ends it, and anyone accuses
-        (§9.5); otherwise the phase's rule (``legal``) lists them."""
+        (§9.5); otherwise the phase's rule (``legal``) lists them, followed in the phases
+        of play by the out-of-turn actions of §5."""
         phase = self.phase
         if phase is OVER:
             return []
