@@ -95,14 +95,29 @@ class Node:
         return self.proc.wait(TIMEOUT)
 
 
+def fresh_database() -> str:
+    """A new PostgreSQL database for one test's cluster; its name."""
+    db = f"c{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(f"{PG} dbname=test", autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {db}")
+    return db
+
+
+def clean_up(name: str, db: str) -> None:
+    """Remove the Redis keys of cluster ``name`` and drop its database ``db``."""
+    r = redis.Redis.from_url(REDIS)
+    for key in r.scan_iter(match=f"{name}:*"):
+        r.delete(key)
+    r.close()
+    with psycopg.connect(f"{PG} dbname=test", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+
+
 class Cluster:
     """Three nodes sharing a fresh PostgreSQL database and a fresh Redis prefix."""
 
     def __init__(self, tmp: Path, extra: list[str] | None = None) -> None:
-        self.db = f"c{uuid.uuid4().hex[:12]}"
-        self.name = f"test-{uuid.uuid4().hex[:10]}"
-        with psycopg.connect(f"{PG} dbname=test", autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {self.db}")
+        self.db, self.name = fresh_database(), f"test-{uuid.uuid4().hex[:10]}"
         self.url = f"postgresql+psycopg://postgres@127.0.0.1:5432/{self.db}"
         self.args = ["--db", self.url, "--redis", REDIS, "--cluster", self.name,
                      "--lease", "2", "--grace", "1000", "--bot-delay", "0",
@@ -140,12 +155,7 @@ class Cluster:
     def close(self) -> None:
         for n in self.nodes:
             n.stop()
-        r = redis.Redis.from_url(REDIS)
-        for key in r.scan_iter(match=f"{self.name}:*"):
-            r.delete(key)
-        r.close()
-        with psycopg.connect(f"{PG} dbname=test", autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {self.db} WITH (FORCE)")
+        clean_up(self.name, self.db)
 
 
 @pytest.fixture(scope="module")
@@ -334,9 +344,7 @@ def test_table_limit_and_joins_hold_cluster_wide() -> None:
     from spieltisch.server import ServerConfig
     from spieltisch.server.app import Lobby, LobbyError, http_status
 
-    db = f"c{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(f"{PG} dbname=test", autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {db}")
+    db = fresh_database()
     cfg = ServerConfig(db_url=f"postgresql+psycopg://postgres@127.0.0.1:5432/{db}",
                        redis_url=REDIS, cluster_name=f"test-{uuid.uuid4().hex[:10]}",
                        max_tables_per_client=2, joins_per_minute=3)
@@ -371,12 +379,7 @@ def test_table_limit_and_joins_hold_cluster_wide() -> None:
     try:
         asyncio.run(asyncio.wait_for(go(), TIMEOUT))
     finally:
-        r = redis.Redis.from_url(REDIS)
-        for key in r.scan_iter(match=f"{cfg.cluster_name}:*"):
-            r.delete(key)
-        r.close()
-        with psycopg.connect(f"{PG} dbname=test", autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+        clean_up(cfg.cluster_name, db)
 
 
 async def mid_game(players: list[Player]) -> None:
@@ -488,9 +491,7 @@ def test_the_deploy_script_runs_three_nodes_behind_nginx(tmp_path: Path) -> None
     SIGTERM drains the nodes, stops nginx and ends the script."""
     import socket
 
-    db, name = f"c{uuid.uuid4().hex[:12]}", f"test-{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(f"{PG} dbname=test", autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {db}")
+    db, name = fresh_database(), f"test-{uuid.uuid4().hex[:10]}"
     ports = []
     for _ in range(4):  # free now; the script's processes bind them
         with socket.socket() as s:
@@ -523,12 +524,7 @@ def test_the_deploy_script_runs_three_nodes_behind_nginx(tmp_path: Path) -> None
     finally:
         script.send_signal(signal.SIGTERM)
         script.wait(TIMEOUT)
-        r = redis.Redis.from_url(REDIS)
-        for key in r.scan_iter(match=f"{name}:*"):
-            r.delete(key)
-        r.close()
-        with psycopg.connect(f"{PG} dbname=test", autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+        clean_up(name, db)
     for port in ports:  # nginx and every node are gone
         with pytest.raises(httpx.ConnectError):
             httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5)
