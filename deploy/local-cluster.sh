@@ -39,7 +39,8 @@ i=0
 upstreams=""
 for p in $node_ports; do
     "$SPIELTISCH" serve --host 127.0.0.1 --port "$p" --db "$db" --redis "$redis" \
-        --cluster "$cluster" --node "node$i" --forwarded-allow-ips 127.0.0.1 >"$run/node$i.log" 2>&1 &
+        --cluster "$cluster" --node "node$i" --forwarded-allow-ips 127.0.0.1 \
+        >"$run/node$i.log" 2>&1 &
     pids+=($!)
     upstreams+="        server 127.0.0.1:$p;"$'\n'
     i=$((i + 1))

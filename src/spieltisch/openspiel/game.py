@@ -340,10 +340,7 @@ class Table:
         t.engine = self.engine.determinise(seat, rng)
         ChanceShuffler.install(t.engine)
         t.chosen, t.partial, t.declined = [], [], set(self.declined)
-        # not the strings made so far: OpenSpiel's tests keep a copy of every state, and
-        # each kept string is as long as the game (8-player Hood Politix: 24 GB). A copy
-        # asked for its information string joins its chain once.
-        t.texts = [None] * len(self.texts)
+        t.texts = list(self.texts)
         t.seen = [s if p == seat else Record(None, "resampled view " + _compact(t.engine.view(p)))
                   for p, s in enumerate(self.seen)]
         return t
