@@ -188,7 +188,7 @@ class ToyGame(Game):
         return "toy"
 
     def _new_state(self, rng: random.Random, stacked: list[list[int]]) -> ToyState:
-        return ToyState(self, Shuffler(rng, stacked))
+        return ToyState.empty(self, Shuffler(rng, stacked))
 
     @property
     def num_actions(self) -> int:
@@ -201,15 +201,25 @@ class ToyGame(Game):
         raise IllegalAction("not needed")
 
 
-class ToyState(State):
+class ToyState(State[ToyGame]):
     FIELDS = StateFields(phase=Copy.VALUE, bids=Copy.LIST, hands=Copy.NESTED,
                          objected=Copy.VALUE, played=Copy.VALUE, _memo=Copy.CACHE)
     _memo: object = None
 
-    def __init__(self, game: Game, shuffler: Shuffler) -> None:
-        self.game = game
-        self.shuffler = shuffler
-        self.move_number = 0
+    def _copy(self, shuffler: Shuffler) -> ToyState:
+        """A copy with ``shuffler`` as its chance (``FIELDS.copy_source``)."""
+        s = ToyState(self.game, shuffler)
+        s.move_number = self.move_number
+        s.opening = self.opening
+        s.record_events = self.record_events
+        s.phase = self.phase
+        s.bids = self.bids[:]
+        s.hands = [y.copy() for y in self.hands]
+        s.objected = self.objected
+        s.played = self.played
+        return s
+
+    def _empty_fields(self) -> None:
         self.phase = Phase.BID
         self.bids: list[int] = [-1, -1]
         self.hands = [[0, 2], [1]]
@@ -364,32 +374,42 @@ def test_declared_fields_give_clone_and_find_undeclared_attributes():
     s.stray = 1
     assert s.undeclared() == ["stray"]
     with pytest.raises(TypeError, match="'_gone' needs a class attribute"):
-        type("Bad", (ToyState,), {"FIELDS": StateFields(_gone=Copy.CACHE)})
+        type("Bad", (ToyState,), {"FIELDS": StateFields(_gone=Copy.CACHE),
+                                  "_copy": ToyState._copy})
+    with pytest.raises(TypeError, match=r"declares FIELDS but no _copy: paste "
+                                        r"FIELDS.copy_source\('Bad'\)"):
+        type("Bad", (ToyState,), {"FIELDS": StateFields(extra=Copy.VALUE)})
     with pytest.raises(TypeError, match="belongs to every State"):
         StateFields(move_number=Copy.VALUE)
 
 
-@pytest.mark.parametrize("whole_dict", [False, True])
-def test_both_copy_forms_treat_each_kind_of_field_as_declared(whole_dict):
-    """Field by field or from a copy of the dict: values shared, lists, optional lists,
-    nested lists and copyable objects copied, caches dropped."""
+def test_the_copy_source_treats_each_kind_of_field_as_declared():
+    """The written-out copy: values shared, lists, optional lists, nested lists and
+    copyable objects copied, caches left at the class's empty value."""
+    fields = ToyState.FIELDS | StateFields(maybe=Copy.OPTIONAL_LIST, nothing=Copy.OPTIONAL_LIST,
+                                           marks=Copy.COPY, label=Copy.VALUE)
+    source = fields.copy_source("Kinds")
+    assert source.splitlines()[:3] == [
+        "    def _copy(self, shuffler: Shuffler) -> Kinds:",
+        '        """A copy with ``shuffler`` as its chance (``FIELDS.copy_source``)."""',
+        "        s = Kinds(self.game, shuffler)"]
+    assert "        s.maybe = None if self.maybe is None else self.maybe[:]" in source
+    namespace: dict[str, object] = {"ToyState": ToyState, "fields": fields, "Shuffler": Shuffler}
+    exec("class Kinds(ToyState):\n    FIELDS = fields\n" + source, namespace)
+    Kinds = namespace["Kinds"]
 
-    class Kinds(ToyState):
-        FIELDS = ToyState.FIELDS | StateFields(maybe=Copy.OPTIONAL_LIST, nothing=Copy.OPTIONAL_LIST,
-                                               marks=Copy.COPY, label=Copy.VALUE)
-        COPY_DICT = whole_dict
-
-    s = Kinds(ToyGame(2, {}), Shuffler(random.Random(0)))
+    s = Kinds.empty(ToyGame(2, {}), Shuffler(random.Random(0)))
     s.maybe, s.nothing, s.marks, s.label = [1], None, {1: 2}, ("a",)
-    s._memo, s._legal_cache = "cached", {0: [1]}
-    c = s._copy(None)
+    s._memo, s._legal_cache = "cached", (id(s), s.move_number, 0, [1])
+    chance = Shuffler(random.Random(1))
+    c = s._copy(chance)
     c.maybe.append(2)
     c.marks[3] = 4
     c.hands[1].append(5)
     assert (s.maybe, s.marks, s.hands, c.nothing, c.label is s.label) == \
         ([1], {1: 2}, [[0, 2], [1]], None, True)
-    assert (c._memo, "_memo" in vars(c), "_legal_cache" in vars(c), c.shuffler) == \
-        (None, False, False, None)
+    assert (c._memo, "_memo" in vars(c), "_legal_cache" in vars(c), c.shuffler is chance) == \
+        (None, False, False, True)
     same = [n for n in (*BASE_FIELDS, *Kinds.FIELDS) if n not in ("shuffler", "maybe", "marks",
                                                                    "hands", "_memo")]
     assert [getattr(c, n) for n in same] == [getattr(s, n) if n != "_legal_cache" else None

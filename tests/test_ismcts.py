@@ -7,11 +7,18 @@ import random
 
 import pytest
 
+import spieltisch
 from spieltisch.bots import ismcts, make_bot, parse_bot_spec
 from spieltisch.bots.base import Observation, RandomBot
 from spieltisch.bots.ismcts import DEFAULT_DEPTH, WAIT, ISMCTSBot
 from spieltisch.core import ConfigError, game_names, get_spec
 from spieltisch.core.game import State
+
+#: Tests that replace a part of the bot or the game while it runs: a compiled class's
+#: methods and a compiled module's globals cannot be replaced (docs/performance.md).
+pure_only = pytest.mark.skipif(spieltisch.compiled(),
+                               reason="replaces a method or a global: not possible compiled")
+
 
 GAMES = game_names()
 
@@ -127,6 +134,7 @@ class SteppingClock:
         return self.now
 
 
+@pure_only
 def test_search_counts_simulations_and_time_budget(monkeypatch):
     """``budget``: exactly that many simulations; ``ms``: the search reads the clock once
     per simulation and stops at the first reading past the budget (both: the first)."""
@@ -168,6 +176,7 @@ def test_heuristic_rollouts_every_game(name):
     heuristic_rollouts(name, 10)
 
 
+@pure_only
 def test_react_may_decline_with_wait_edge():
     """``react`` maps the WAIT edge to None."""
     game = get_spec("president").configure(None)
@@ -357,6 +366,7 @@ def test_prior_leans_on_the_rollout_policy(name):
     assert checked >= 3
 
 
+@pure_only
 @pytest.mark.parametrize("name", ["hoax", "pixmit"])
 def test_rollout_bots_are_fresh_and_the_hint_sees_only_the_real_game(name, monkeypatch):
     """The rollout policy's bots are new for every search and read one round only (a

@@ -3,4 +3,19 @@
 from .core import load_position, new_game
 
 __version__ = "0.1.0"
-__all__ = ["load_position", "new_game"]
+
+
+def compiled() -> bool:
+    """Whether the rules run compiled (the opt-in mypyc build, ``docs/performance.md``):
+    the core's module is then a C extension, not Python source."""
+    from .core import game
+
+    return not game.__file__.endswith(".py")
+
+
+def build() -> str:
+    """Which build runs, for ``--version`` and the server's start-up line."""
+    return "compiled (mypyc)" if compiled() else "pure Python"
+
+
+__all__ = ["build", "compiled", "load_position", "new_game"]

@@ -26,6 +26,7 @@ import io
 import os
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 #: The languages of the games' publications (German, Dutch) and English.
 LANGUAGES: tuple[str, ...] = ("en", "de", "nl")
@@ -189,7 +190,7 @@ def _messages(lang: str, domain: str) -> dict[str, str]:
     for m in catalog:
         if m.id and m.string and not m.fuzzy:
             if isinstance(m.id, str):
-                out[m.id] = m.string
+                out[m.id] = cast(str, m.string)  # a singular entry's string is a str
             else:
                 # a plural entry: each form under its English msgid (English, German and
                 # Dutch have two forms: singular for 1, plural for every other number)

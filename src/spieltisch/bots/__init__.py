@@ -85,8 +85,12 @@ def accepted_params(cls: type[Bot]) -> set[str]:
         init = klass.__dict__.get("__init__")
         if init is None:
             continue
-        for p in inspect.signature(init).parameters.values():
-            if p.kind is p.KEYWORD_ONLY or p.kind is p.POSITIONAL_OR_KEYWORD:
+        if inspect.isfunction(init):
+            params = inspect.signature(init).parameters.values()
+        else:  # a compiled class: its __init__ is a slot; the class's signature names them
+            params = inspect.signature(klass).parameters.values()
+        for p in params:
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD, p.POSITIONAL_ONLY):
                 names.add(p.name)
     return names - {"self", "game", "seat", "seed"}
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from ..core.game import Check, Deadline, Game, State
 
@@ -19,7 +19,7 @@ class Observation:
 
     __slots__ = ("_state", "seat", "required", "_view")
 
-    def __init__(self, state: State, seat: int, required: bool = True) -> None:
+    def __init__(self, state: State[Any], seat: int, required: bool = True) -> None:
         self._state = state
         self.seat = seat
         #: True when the game waits for this seat; False for an out-of-turn chance.
@@ -28,7 +28,7 @@ class Observation:
 
     @property
     def game(self) -> Game:
-        return self._state.game
+        return cast(Game, self._state.game)
 
     @property
     def view(self) -> dict[str, Any]:
@@ -50,7 +50,7 @@ class Observation:
     def move_number(self) -> int:
         return self._state.move_number
 
-    def sample_state(self, rng: random.Random) -> State:
+    def sample_state(self, rng: random.Random) -> State[Any]:
         """A determinisation: a full state consistent with this seat's view, for search
         (it does not record events: ``State.record_events``)."""
         state = self._state.determinise(self.seat, rng)

@@ -131,13 +131,13 @@ _FORCED = -1
 DEFAULT_DEPTH = 20
 
 
-def _rotated(seq: Sequence[int], random: Callable[[], float]) -> Sequence[int]:
-    """``seq`` from a random element on, wrapping round: every element is as likely to
-    come first as with a shuffle, at a fraction of its cost."""
+def _rotated(seq: Sequence[int], random: Callable[[], float]) -> list[int]:
+    """``seq`` from a random element on, wrapping round, as a new list: every element is
+    as likely to come first as with a shuffle, at a fraction of its cost."""
     if len(seq) < 2:
-        return seq
+        return list(seq)
     i = int(random() * len(seq))
-    return seq[i:] + seq[:i]
+    return [*seq[i:], *seq[:i]]
 
 
 class Node:
@@ -157,13 +157,15 @@ class ISMCTSBot(Bot):
 
     name = "ismcts"
 
+    # The numbers come from a bot spec ("ismcts:100:depth=10") as the user typed them, so
+    # they are checked here (a ConfigError naming the problem), not by their annotation.
     def __init__(self, game: Game, seat: int, seed: int | None = None,
-                 budget: int | None = None, ms: float | None = None,
-                 rollout: str = "auto", c: float = 0.35, react_p: float = 0.1,
-                 reward: str = "margin", react_budget: int | None = None,
-                 horizon: str = "round", eps: float = 0.1, margin_w: float = 1.0,
-                 depth: int | None = None, prior: float = 3.0, **params: Any) -> None:
-        super().__init__(game, seat, seed, **params)
+                 budget: Any = None, ms: Any = None,
+                 rollout: str = "auto", c: Any = 0.35, react_p: Any = 0.1,
+                 reward: str = "margin", react_budget: Any = None,
+                 horizon: str = "round", eps: Any = 0.1, margin_w: Any = 1.0,
+                 depth: Any = None, prior: Any = 3.0) -> None:
+        super().__init__(game, seat, seed)
         if budget is None and ms is None:
             budget = 200
         if budget is not None and int(budget) < 1:
@@ -294,7 +296,7 @@ class ISMCTSBot(Bot):
             return WAIT if WAIT in options else WAIT - 1
         return choice if choice in options else WAIT - 1
 
-    def _iterate(self, state: State, root: Node, root_options: list[int]) -> None:
+    def _iterate(self, state: State[Any], root: Node, root_options: list[int]) -> None:
         rng = self.rng
         k = self._k
         me = self.seat
@@ -302,7 +304,8 @@ class ISMCTSBot(Bot):
         node = root
         declined = -1  # move number at which this bot chose WAIT (the state did not change)
         seat = me
-        options: list[int] | None = root_options
+        # a seat's actions; for _FORCED, the deadline's (seat, action); None: ask ``_who``
+        options: Any = root_options
         # Below the root the options come from this state's own legal_actions, so they
         # take the trusted path (the root's come from the real state: apply judges them).
         while not state.is_over():
@@ -371,7 +374,7 @@ class ISMCTSBot(Bot):
             if s >= 0:
                 child.w += rewards[s]
 
-    def _who(self, state: State, declined: int) -> tuple[int, Any]:
+    def _who(self, state: State[Any], declined: int) -> tuple[int, Any]:
         """Who acts next in the model, and their options (see the module docstring).
 
         Returns ``(seat, options)``; ``(_FORCED, (seat, action))`` for a deadline.
@@ -409,7 +412,7 @@ class ISMCTSBot(Bot):
         return _FORCED, (first.seat, first.action)
 
     # -- rollouts ------------------------------------------------------------------------
-    def _play_out(self, state: State) -> list[float]:
+    def _play_out(self, state: State[Any]) -> list[float]:
         if not state.is_over():
             judged = self._judged
             if judged is None:  # once per bot: does the game offer a standing?
@@ -437,10 +440,10 @@ class ISMCTSBot(Bot):
                 rewards = self._places_to_rewards(standing)
                 return self._margin(rewards, standing) if self.reward == "margin" else rewards
         if self.reward == "margin":
-            standing = state.standing()
-            if standing is not None:
+            final = state.standing()
+            if final is not None:
                 return self._margin(None if self.margin_w == 1.0 else self._rewards(state),
-                                    standing)
+                                    final)
         return self._rewards(state)
 
     def _margin(self, rewards: list[float] | None, standing: list[float]) -> list[float]:
@@ -472,7 +475,7 @@ class ISMCTSBot(Bot):
             return [1.0]
         return [(n - p) / (n - 1) for p in places] if n > 1 else [1.0]
 
-    def _random_rollout(self, state: State, stop: int | None, limit: int) -> bool:
+    def _random_rollout(self, state: State[Any], stop: int | None, limit: int) -> bool:
         """Uniform actions; optional actions with probability ``react_p`` per seat.
         Returns False when ``limit`` actions were played before the round's (or game's)
         end.
@@ -538,7 +541,7 @@ class ISMCTSBot(Bot):
         self._rollout_actions += steps
         return True
 
-    def _bot_rollout(self, state: State, stop: int | None, limit: int) -> bool:
+    def _bot_rollout(self, state: State[Any], stop: int | None, limit: int) -> bool:
         """The rollout bots' actions (see the module docstring); as ``_random_rollout``."""
         rng = self.rng
         bots = self._rollout_bots
@@ -585,7 +588,7 @@ class ISMCTSBot(Bot):
         self._rollout_actions += steps
         return True
 
-    def _rewards(self, state: State) -> list[float]:
+    def _rewards(self, state: State[Any]) -> list[float]:
         result = state.result()
         n = self._n
         if self.reward == "win":

@@ -34,6 +34,24 @@ if not console.is_terminal:
 err = Console(stderr=True, emoji=False)
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from .. import __version__, build
+
+        typer.echo(f"spieltisch {__version__}, {build()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                 help="Print the version and which build runs (pure Python "
+                                      "or compiled) and exit."),
+) -> None:
+    """spieltisch: play, simulate and replay President, Hockey, Pixmit, Hood Politix and
+    HOAX."""
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``error: message`` (the message literally: it may quote what the user typed,
     brackets and all) and exit."""

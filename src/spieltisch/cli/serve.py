@@ -127,7 +127,10 @@ def serve(
     port = sock.getsockname()[1]
     app = create_app(config, on_start=started)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    typer.echo(f"spieltisch server on http://{shown}:{port}/  (database: {url})")
+    from .. import build
+
+    typer.echo(f"spieltisch server on http://{shown}:{port}/  (database: {url}; rules: "
+               f"{build()})")
     class Node(uvicorn.Server):
         """uvicorn's server; a cluster node hands its tables to the others before
         uvicorn closes its connections (SIGTERM: a rolling restart loses nothing)."""

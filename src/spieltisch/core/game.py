@@ -33,9 +33,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from ..i18n import N_
+from .fields import Copy
 from .options import Option, validate_options
 
 if TYPE_CHECKING:
@@ -43,7 +46,7 @@ if TYPE_CHECKING:
     from ..i18n import Translator
     from ..narration import Narrator
     from .cards import Shuffler
-    from .fields import StateFields
+    from .fields import StateFields  # noqa: F401 (annotations)
     from .observation import Observer
     from .phases import PhaseTable
     from .position import Fields
@@ -62,33 +65,42 @@ class ConfigError(SpieltischError):
     """A bad game name, player count, option or stacked deck."""
 
 
+def _filled(template: str, params: Mapping[str, Json] | None) -> str:
+    """A reason's English text: ``template`` filled in with ``params``."""
+    return template.format(**params) if params else template
+
+
+def _translated(tr: Translator, template: str, params: Mapping[str, Json] | None) -> str:
+    """A reason in ``tr``'s language (template translated, then filled in)."""
+    return tr.format(template, **params) if params else tr.gettext(template)
+
+
 class Reason:
     """A reason as an English template (marked ``N_``) and its arguments (card codes,
     seats, names: never translated), read in each player's language."""
 
-    __slots__ = ()
     template: str
     params: Mapping[str, Json] | None
 
     @property
     def reason(self) -> str:
         """The reason in English (empty for a legal check)."""
-        return self.template.format(**self.params) if self.params else self.template
+        return _filled(self.template, self.params)
 
     def text(self) -> str:
         return self.reason
 
     def translate(self, tr: Translator) -> str:
         """The reason in ``tr``'s language (template translated, then filled in)."""
-        return tr.format(self.template, **self.params) if self.params \
-            else tr.gettext(self.template)
+        return _translated(tr, self.template, self.params)
 
 
-class IllegalAction(Reason, SpieltischError):
+class IllegalAction(SpieltischError):
     """An action that may not even be attempted now; the state is unchanged.
 
     The reason is an English template (marked ``N_``) and its arguments, as events are
-    in narration: ``reason`` is the English text, ``translate`` gives it in a language.
+    in narration: ``reason`` is the English text, ``translate`` gives it in a language
+    (as ``Reason`` does: an exception class of the compiled build takes no other base).
     """
 
     def __init__(self, reason: str, seat: int | None = None, action: Json = None,
@@ -98,6 +110,18 @@ class IllegalAction(Reason, SpieltischError):
         self.seat = seat
         self.action = action
         super().__init__(self.reason)
+
+    @property
+    def reason(self) -> str:
+        """The reason in English."""
+        return _filled(self.template, self.params)
+
+    def text(self) -> str:
+        return self.reason
+
+    def translate(self, tr: Translator) -> str:
+        """The reason in ``tr``'s language (template translated, then filled in)."""
+        return _translated(tr, self.template, self.params)
 
     @classmethod
     def of(cls, check: Check, seat: int | None = None, action: Json = None) -> IllegalAction:
@@ -169,7 +193,7 @@ def ranks_from_scores(scores: Sequence[Any], higher_is_better: bool = True
 LEGAL = Check(Verdict.LEGAL)
 
 
-@dataclass(slots=True)
+@dataclass
 class Event:
     """Something that happened, as players learn of it.
 
@@ -196,7 +220,7 @@ class Event:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Deadline:
     """"If nobody acts for ``seconds``, apply ``action`` for ``seat``."
 
@@ -219,7 +243,7 @@ class Deadline:
     fixed: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Result:
     """Final scores, ranks (1 = best, equal ranks for ties) and the winner."""
 
@@ -231,6 +255,11 @@ class Result:
         return {"scores": list(self.scores), "ranks": list(self.ranks), "winner": self.winner}
 
 
+#: Each game class's card index (``Game.card_id``), made on first use.
+_CARD_INDEX: dict[type, dict[str, int]] = {}
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """A game configured with a player count and rule options (sizes are fixed)."""
 
@@ -239,6 +268,8 @@ class Game(ABC):
     def __init__(self, num_players: int, options: Mapping[str, Any]) -> None:
         self.num_players = num_players
         self.options = dict(options)
+        self._observer: Observer | None = None
+        self._narrator: Narrator | None = None
 
     @property
     def name(self) -> str:
@@ -259,15 +290,14 @@ class Game(ABC):
 
     def _card_index(self) -> dict[str, int]:
         cls = type(self)
-        idx = cls.__dict__.get("_card_index_cache")
+        idx = _CARD_INDEX.get(cls)
         if idx is None:
-            idx = {c.upper(): i for i, c in enumerate(cls.card_codes)}
-            cls._card_index_cache = idx  # type: ignore[attr-defined]
+            idx = _CARD_INDEX[cls] = {c.upper(): i for i, c in enumerate(cls.card_codes)}
         return idx
 
     def new_state(
         self, seed: int | None = None, deck: Sequence[Any] | None = None
-    ) -> State:
+    ) -> State[Any]:
         """Deal a new game.
 
         ``deck`` replaces shuffles with explicit orders: either one order (list of
@@ -289,17 +319,17 @@ class Game(ABC):
         return out
 
     @abstractmethod
-    def _new_state(self, rng: random.Random, stacked: list[list[int]]) -> State: ...
+    def _new_state(self, rng: random.Random, stacked: list[list[int]]) -> State[Any]: ...
 
     # -- positions (``core/position.py``, ``docs/positions.md``) ------------------
-    def state_from_position(self, pos: Json) -> State:
+    def state_from_position(self, pos: Json) -> State[Any]:
         """The state a position describes (JSON text or object), checked whole:
         anything wrong in it is a ``ConfigError`` naming the field."""
         from . import position
 
         return position.read(self, pos)
 
-    def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> State:
+    def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> State[Any]:
         """Build a state from the position's ``"state"`` object (read with ``fields``,
         every field read or refused) and the position's chance; check what only this
         game knows (cards in two places, a seat to act without cards, a phase that
@@ -347,7 +377,7 @@ class Game(ABC):
         cls = self.observer_class()
         if cls is None:
             return None
-        obs: Observer | None = self.__dict__.get("_observer")
+        obs = self._observer
         if obs is None:
             obs = self._observer = cls(self)
         return obs
@@ -358,7 +388,7 @@ class Game(ABC):
 
     def narrator(self) -> Narrator:
         """This game's narration (``spieltisch.narration``), one per game object."""
-        narrator: Narrator | None = self.__dict__.get("_narrator")
+        narrator = self._narrator
         if narrator is None:
             narrator = self._narrator = self.narrator_class()(self)
         return narrator
@@ -380,20 +410,27 @@ class Game(ABC):
         return found if isinstance(found, type) and issubclass(found, Narrator) else Narrator
 
 
-class State(ABC):
-    """One position of a game. Subclasses keep their fields cheap to copy.
+G = TypeVar("G", bound=Game)
+S = TypeVar("S", bound="State[Any]")
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class State(ABC, Generic[G]):
+    """One position of a game (of ``Game`` class ``G``). Subclasses keep their fields
+    cheap to copy.
 
     A game's state class declares (see ``docs/engine.md``):
 
-    * ``FIELDS``: every attribute and how a copy treats it (``core.fields``); ``clone``
-      and ``_copy`` come from it, and ``undeclared()`` finds a forgotten one;
+    * ``FIELDS``: every attribute and how a copy treats it (``core.fields``); its
+      ``_copy`` is written from it (``StateFields.copy_source``, checked by a test), and
+      ``undeclared()`` finds a forgotten field;
     * ``PHASES``: its ``PhaseTable`` (``core.phases``), with ``phase`` a member of its
       ``Phase`` enum; ``to_act``, ``out_of_turn``, ``_legal_actions``, ``_apply``,
       ``_why_illegal`` and ``deadlines`` then dispatch on the phase;
     * ``_view(seat)``: its own view fields (the core adds the shared ones, ``view``).
     """
 
-    game: Game
+    game: G
     #: All of the game's chance: stacked orders first, then the seeded generator.
     shuffler: Shuffler
     #: Number of actions applied so far (also the clock for ``Deadline.since``).
@@ -407,21 +444,44 @@ class State(ABC):
     record_events: bool = True
     #: The declared fields (``core.fields.StateFields``); ``None``: the game copies by hand.
     FIELDS: ClassVar[StateFields | None] = None
-    #: Copy the instance's dict at once rather than field by field (``core.fields``: for
-    #: states of 40 or more fields; reads on the copy are slower, so measure).
-    COPY_DICT: ClassVar[bool] = False
     #: The phase table (``core.phases.PhaseTable``); ``None``: the game dispatches itself.
     PHASES: ClassVar[PhaseTable[Any] | None] = None
     #: The current phase, a member of the game's ``Phase`` enum (games with ``PHASES``).
     phase: Any
 
+    def __init__(self, game: G, shuffler: Shuffler) -> None:
+        """A state of ``game`` with ``shuffler`` as its chance and no fields of its own
+        yet: a deal, a position or a copy sets them."""
+        self.game = game
+        self.shuffler = shuffler
+        self.move_number = 0
+
+    @classmethod
+    def empty(cls: type[S], game: Any, shuffler: Shuffler) -> S:
+        """An empty table: every field at its value before the deal (``_empty_fields``),
+        which a deal or a position then fills."""
+        s = cls(game, shuffler)
+        s._empty_fields()
+        return s
+
+    def _empty_fields(self) -> None:
+        """Set the game's own fields to their values before the deal (see ``empty``)."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if cls.FIELDS is not None and "_copy" not in cls.__dict__:
-            cls._copy = cls.FIELDS.copier(cls, cls.COPY_DICT)  # type: ignore[method-assign]
+        fields = cls.FIELDS
+        if fields is not None:
+            own = vars(cls)
+            if "FIELDS" in own and "_copy" not in own:
+                raise TypeError(f"{cls.__name__} declares FIELDS but no _copy: paste "
+                                f"FIELDS.copy_source({cls.__name__!r}) into the class")
+            for name in fields.of(Copy.CACHE):
+                if not hasattr(cls, name):
+                    raise TypeError(f"{cls.__name__}: cache field {name!r} needs a class "
+                                    "attribute with its empty value (a copy starts with it)")
         for old, new in (("check", "_judge"), ("why_illegal", "_why_illegal"),
                          ("view", "_view"), ("full_view", "_full_view")):
-            if old in cls.__dict__:
+            if old in vars(cls):
                 raise TypeError(f"{cls.__name__} overrides {old}: override {new} instead "
                                 "(the core's part must run)")
 
@@ -442,7 +502,8 @@ class State(ABC):
         table = self.PHASES
         if table is None:
             raise NotImplementedError(f"{type(self).__name__} has no to_act and no PHASES")
-        return table.seats_of[self.phase](self)
+        seats: Sequence[int] = table.seats_of[self.phase](self)
+        return seats
 
     def out_of_turn(self) -> Sequence[int]:
         """Seats that may act now although the game does not wait for them.
@@ -451,7 +512,8 @@ class State(ABC):
         table = self.PHASES
         if table is None:
             return ()
-        return table.window_of[self.phase](self)
+        seats: Sequence[int] = table.window_of[self.phase](self)
+        return seats
 
     def may_act(self) -> list[int]:
         seats = list(self.to_act())
@@ -489,7 +551,8 @@ class State(ABC):
         table = self.PHASES
         if table is None:
             raise NotImplementedError(f"{type(self).__name__} has no _legal_actions")
-        return table.legal_of[self.phase](self, seat)
+        actions: list[int] = table.legal_of[self.phase](self, seat)
+        return actions
 
     # -- judging -----------------------------------------------------------------
     def judge(self, seat: int, action: int) -> Check:
@@ -532,7 +595,8 @@ class State(ABC):
         if table is not None:
             why = table.why_of[self.phase]
             if why is not None:
-                return why(self, seat, action)
+                check: Check = why(self, seat, action)
+                return check
         if self.is_over():
             return Check(Verdict.ILLEGAL, N_("the game is over"))
         if seat not in self.may_act():
@@ -577,7 +641,8 @@ class State(ABC):
         table = self.PHASES
         if table is None:
             raise NotImplementedError(f"{type(self).__name__} has no _apply")
-        return table.apply_of[self.phase](self, seat, action)
+        events: list[Event] = table.apply_of[self.phase](self, seat, action)
+        return events
 
     def _apply_fault(self, seat: int, action: int, reason: str) -> list[Event]:
         raise NotImplementedError("this game has no faulty actions")
@@ -588,7 +653,8 @@ class State(ABC):
         table = self.PHASES
         if table is None:
             return ()
-        return table.deadline_of[self.phase](self)
+        deadlines: Sequence[Deadline] = table.deadline_of[self.phase](self)
+        return deadlines
 
     def frozen_timers(self) -> Sequence[Deadline]:
         """Timers stopped by a pause (Hood Politix §5.3): not running now, they come back
@@ -672,7 +738,7 @@ class State(ABC):
         raise NotImplementedError(f"{type(self).__name__} has no full view")
 
     @abstractmethod
-    def determinise(self, seat: int, rng: random.Random) -> State:
+    def determinise(self, seat: int, rng: random.Random) -> State[G]:
         """A complete state consistent with ``seat``'s view, hidden parts resampled.
 
         The copy draws its future chance from ``rng`` (``Shuffler.reseeded``): future
@@ -680,21 +746,24 @@ class State(ABC):
         ``self._copy(self.shuffler.reseeded(rng))``.
         """
 
-    def clone(self) -> State:
-        """An independent copy (cheap: no deepcopy); from ``FIELDS`` by default."""
+    def clone(self) -> State[G]:
+        """An independent copy (cheap: no deepcopy)."""
         return self._copy(self.shuffler.copy())
 
-    def _copy(self, shuffler: Shuffler) -> State:
-        """A copy with ``shuffler`` as its chance: generated from ``FIELDS``."""
+    def _copy(self, shuffler: Shuffler) -> State[G]:
+        """A copy with ``shuffler`` as its chance: written from ``FIELDS``
+        (``StateFields.copy_source``)."""
         raise NotImplementedError(f"{type(self).__name__} declares no FIELDS")
 
     def undeclared(self) -> list[str]:
         """Attributes this state holds that its class's ``FIELDS`` does not declare
-        (the conformance suite requires none); empty for a class without ``FIELDS``."""
+        (the conformance suite requires none); empty for a class without ``FIELDS`` and
+        in the compiled build, where a state holds only the attributes its class names."""
         fields = self.FIELDS
-        if fields is None:
+        held = getattr(self, "__dict__", None)
+        if fields is None or held is None:
             return []
-        return [n for n in vars(self) if n not in fields]
+        return [n for n in held if n not in fields]
 
     def round_number(self) -> int:
         """Which round (deal, period) is being played; 0 for games without rounds.

@@ -17,7 +17,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from array import array
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .game import Game, State
@@ -56,7 +56,7 @@ class Observer(ABC):
             self.slot(f"{label}={name}", numeric)
         return first
 
-    def observe(self, state: State, seat: int) -> array:
+    def observe(self, state: State[Any], seat: int) -> array[float]:
         """``seat``'s observation of ``state`` in a fresh array (``write`` into zeros)."""
         D = array("f", bytes(4 * self.size))
         self.write(state, seat, D)
@@ -69,7 +69,7 @@ class Observer(ABC):
                 if label.startswith(prefix) and D[i]}
 
     @abstractmethod
-    def write(self, state: State, seat: int, D: array) -> None:
+    def write(self, state: State[Any], seat: int, D: array[float]) -> None:
         """Set the slots of what ``seat`` sees now in ``D`` (all zero on entry, at least
         ``size`` long; slots not written stay 0)."""
 

@@ -13,7 +13,7 @@ class Option:
     """One rule option. ``kind`` is ``bool``, ``int``, ``float`` or ``str``."""
 
     name: str
-    kind: type
+    kind: type[Any]
     default: Any
     help: str
     choices: Sequence[Any] | None = None

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 if TYPE_CHECKING:
     from .game import Check, Deadline, Event
 
-S = TypeVar("S")
 
 
 class Who(Flag):
@@ -45,8 +44,8 @@ class Who(Flag):
 Seats = Callable[[Any], Sequence[int]]
 
 
-@dataclass(frozen=True, slots=True)
-class Rule(Generic[S]):
+@dataclass(frozen=True)
+class Rule:
     """What one phase allows. Handlers are unbound methods of the game's state class."""
 
     #: Who may act (``Who.TURN``, ``Who.WINDOW``, ``Who.EVERY``, ``Who.NOBODY`` or a union).
@@ -54,18 +53,18 @@ class Rule(Generic[S]):
     #: The kinds of action the phase allows (members of the game's own action-kind Enum).
     actions: Collection[Enum] = ()
     #: The seats the game waits for (``to_act``): required with ``TURN`` or ``EVERY``.
-    seats: Callable[[S], Sequence[int]] | None = None
+    seats: Callable[[Any], Sequence[int]] | None = None
     #: The seats that may act out of turn (``out_of_turn``): required with ``WINDOW``.
-    window: Callable[[S], Sequence[int]] | None = None
+    window: Callable[[Any], Sequence[int]] | None = None
     #: ``(state, seat) -> actions``: the legal actions of a seat in this phase (none for a
     #: seat that may not act: the handler checks, the core does not ask again).
-    legal: Callable[[S, int], list[int]] | None = None
+    legal: Callable[[Any, int], list[int]] | None = None
     #: ``(state, seat, action) -> events``: apply an action already judged legal.
-    apply: Callable[[S, int, int], list[Event]] | None = None
+    apply: Callable[[Any, int, int], list[Event]] | None = None
     #: ``(state, seat, action) -> Check``: why an action is not legal in this phase.
-    why: Callable[[S, int, int], Check] | None = None
+    why: Callable[[Any, int, int], Check] | None = None
     #: ``(state) -> deadlines`` when the phase is timed.
-    deadline: Callable[[S], Sequence[Deadline]] | None = None
+    deadline: Callable[[Any], Sequence[Deadline]] | None = None
     #: What opens the phase (one line of prose, cite the spec's §).
     opens: str = ""
     #: What closes it.
@@ -94,7 +93,7 @@ class PhaseTable(Generic[P]):
     __slots__ = ("phase", "rules", "names", "_by_value", "seats_of", "window_of", "legal_of",
                  "apply_of", "why_of", "deadline_of")
 
-    def __init__(self, phase: type[P], rules: Mapping[P, Rule[Any]]) -> None:
+    def __init__(self, phase: type[P], rules: Mapping[P, Rule]) -> None:
         missing = [p.name for p in phase if p not in rules]
         extra = [repr(p) for p in rules if not (isinstance(p, phase) and type(p) is phase)]
         if missing or extra:
@@ -106,13 +105,13 @@ class PhaseTable(Generic[P]):
             raise TypeError(f"phase table of {phase.__name__}: {'; '.join(parts)}")
         if any(p.value < 0 for p in phase):
             raise TypeError(f"{phase.__name__}: phase values must be non-negative indices")
-        by_value: list[Rule[Any] | None] = [None] * (max(p.value for p in phase) + 1)
+        by_value: list[Rule | None] = [None] * (max(p.value for p in phase) + 1)
         for p in phase:
             by_value[p.value] = rules[p]
         self.phase = phase
         #: The rules in the enum's order of definition.
-        self.rules: tuple[tuple[P, Rule[Any]], ...] = tuple((p, rules[p]) for p in phase)
-        self._by_value: tuple[Rule[Any] | None, ...] = tuple(by_value)
+        self.rules: tuple[tuple[P, Rule], ...] = tuple((p, rules[p]) for p in phase)
+        self._by_value: tuple[Rule | None, ...] = tuple(by_value)
         #: Each phase's name as views show it (``"play"``), indexed by phase.
         self.names: tuple[str | None, ...] = tuple(
             phase(i).name.lower() if r is not None else None for i, r in enumerate(by_value))
@@ -137,11 +136,11 @@ class PhaseTable(Generic[P]):
         return tuple(default if r is None or getattr(r, name) is None else getattr(r, name)
                      for r in self._by_value)
 
-    def __getitem__(self, phase: int) -> Rule[Any]:
+    def __getitem__(self, phase: int) -> Rule:
         """The rule of ``phase`` (a member of the game's ``Phase``; one tuple index)."""
         return self._by_value[phase]  # type: ignore[return-value]
 
-    def __iter__(self) -> Iterator[tuple[P, Rule[Any]]]:
+    def __iter__(self) -> Iterator[tuple[P, Rule]]:
         return iter(self.rules)
 
     def __len__(self) -> int:
@@ -152,8 +151,8 @@ class PhaseTable(Generic[P]):
         lines = ["| Phase | Who acts | Actions | Opens | Closes | Timed |",
                  "|---|---|---|---|---|---|"]
         for p, r in self.rules:
-            who = " + ".join(w.name.lower() for w in Who if w.value and w in r.who) \
-                if r.who is not Who.NOBODY else "nobody"
+            who = " + ".join(str(w.name).lower() for w in (Who.TURN, Who.WINDOW, Who.EVERY)
+                             if w & r.who) if r.who is not Who.NOBODY else "nobody"
             kinds = ", ".join(_kind_name(k) for k in r.actions) or "—"
             lines.append(f"| {p.name.lower()} | {who} | {kinds} | {_cell(r.opens)} "
                          f"| {_cell(r.closes)} | {'yes' if r.deadline else 'no'} |")

@@ -22,6 +22,7 @@ the generator and the checks every game shares (components, somebody to act).
 from __future__ import annotations
 
 import base64
+import builtins
 import json
 import math
 import random
@@ -103,14 +104,16 @@ class Fields:
                                   f"not {value!r}")
         return value
 
-    def optional(self, key: str, read: Callable[[str], T]) -> T | None:
+    # from here on a bare ``str``, ``int`` or ``list`` in an annotation names the method
+    def optional(self, key: builtins.str, read: Callable[[builtins.str], T]) -> T | None:
         """``read(key)`` unless the value is null or missing."""
         if self.data.get(key) is None:
             self._read.add(key)
             return None
         return read(key)
 
-    def list(self, key: str, length: int | None = None, default: Any = _MISSING) -> list[Any]:
+    def list(self, key: builtins.str, length: builtins.int | None = None,
+             default: Any = _MISSING) -> builtins.list[Any]:
         value = self.raw(key, default)
         if not isinstance(value, list):
             raise ConfigError(f"{self.path(key)} must be a list, not {_show(value)}")
@@ -118,22 +121,24 @@ class Fields:
             raise ConfigError(f"{self.path(key)} must have {length} entries, not {len(value)}")
         return value
 
-    def ints(self, key: str, length: int | None = None, lo: int | None = None,
-             hi: int | None = None, default: Any = _MISSING) -> list[int]:
+    def ints(self, key: builtins.str, length: builtins.int | None = None,
+             lo: builtins.int | None = None, hi: builtins.int | None = None,
+             default: Any = _MISSING) -> builtins.list[builtins.int]:
         """A list of integers, each checked as ``int`` does."""
         values = self.list(key, length, default)
         return [check_int(v, f"{self.path(key)}[{i}]", lo, hi) for i, v in enumerate(values)]
 
-    def sub(self, key: str, default: Any = _MISSING) -> Fields:
+    def sub(self, key: builtins.str, default: Any = _MISSING) -> Fields:
         """A nested object."""
         return Fields(self.raw(key, default), self.path(key))
 
-    def subs(self, key: str, length: int | None = None) -> list[Fields]:
+    def subs(self, key: builtins.str, length: builtins.int | None = None) -> builtins.list[Fields]:
         """A list of objects (one per seat, say)."""
         return [Fields(v, f"{self.path(key)}[{i}]")
                 for i, v in enumerate(self.list(key, length))]
 
-    def cards(self, key: str, game: Game, default: Any = _MISSING) -> list[int]:
+    def cards(self, key: builtins.str, game: Game,
+              default: Any = _MISSING) -> builtins.list[builtins.int]:
         """A list of card codes (``["10H", "JK1"]``) as card ids of ``game``."""
         return card_ids(self.list(key, default=default), game, self.path(key))
 
@@ -217,7 +222,7 @@ def rng_from_text(text: Any, where: str) -> random.Random:
     return rng
 
 
-def write(state: State) -> dict[str, Any]:
+def write(state: State[Any]) -> dict[str, Any]:
     """The position of ``state`` (see the module docstring)."""
     game = state.game
     return {
@@ -269,7 +274,7 @@ def header(pos: Any) -> tuple[str, int, dict[str, Any]]:
     return name, players, options
 
 
-def read(game: Game, pos: Any) -> State:
+def read(game: Game, pos: Any) -> State[Any]:
     """Build a state of ``game`` (already configured) from a position, checking it whole."""
     f = Fields(parse(pos))
     f.str("format", (FORMAT,), default=FORMAT)
@@ -316,7 +321,7 @@ def _read_chance(f: Fields, game: Game) -> Shuffler:
     return Shuffler(rng, stacked)
 
 
-def _check_whole(game: Game, state: State) -> None:
+def _check_whole(game: Game, state: State[Any]) -> None:
     """Checks every game shares: the components are those of a fresh deal, and a game
     that is not over waits for somebody or for a timer."""
     fresh = game.new_state(seed=0).components()

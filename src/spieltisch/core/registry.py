@@ -59,12 +59,12 @@ def new_game(
     options: Mapping[str, Any] | None = None,
     seed: int | None = None,
     deck: Sequence[Any] | None = None,
-) -> State:
+) -> State[Any]:
     """A new state of game ``name``: the one-call entry point."""
     return get_spec(name).configure(num_players, options).new_state(seed=seed, deck=deck)
 
 
-def load_position(pos: Any) -> State:
+def load_position(pos: Any) -> State[Any]:
     """The state a position describes, its game, player count and options read from the
     position itself (JSON text, bytes or object); ``ConfigError`` names what is wrong."""
     from .position import header

@@ -10,16 +10,22 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 import matplotlib as mpl
 import numpy as np
 import pandas as pd
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
+from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
 from .stats import LENGTH_MEASURES
 
-STYLE = {
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
+STYLE: dict[RcKeyType, Any] = {
     "svg.fonttype": "none",  # text stays text in the SVG: small files, searchable
     "svg.hashsalt": "spieltisch-lab",  # the same figure gives the same SVG
     "font.size": 9,
@@ -31,8 +37,11 @@ STYLE = {
     "legend.fontsize": 8,
     "legend.frameon": False,
 }
-PALETTE = mpl.colormaps["tab10"].colors
-FAIR = {"color": "0.35", "linestyle": "--", "linewidth": 1}
+#: tab10's colours: RGB tuples (the stubs type ``colormaps[...]`` as any ``Colormap``, and a
+#: ``ListedColormap``'s ``colors`` as any colour data)
+PALETTE = cast(tuple[tuple[float, float, float], ...],
+               cast(ListedColormap, mpl.colormaps["tab10"]).colors)
+FAIR: dict[str, Any] = {"color": "0.35", "linestyle": "--", "linewidth": 1}
 
 
 @dataclass
@@ -64,7 +73,9 @@ def _figure(rows: int, cols: int, width: float = 9.0, row_height: float = 2.8) -
 
 
 def _axes(fig: Figure) -> np.ndarray:
-    cols = fig.axes[0].get_gridspec().ncols
+    grid = fig.axes[0].get_gridspec()
+    assert grid is not None  # made by ``_figure``: every panel is on its grid
+    cols = grid.ncols
     return np.array(fig.axes).reshape(-1, cols)
 
 
@@ -81,8 +92,8 @@ def _errorbar(ax: Axes, x: np.ndarray, y: pd.Series, lo: pd.Series, hi: pd.Serie
               colour: tuple[float, float, float], label: str, horizontal: bool = False,
               fill: bool = True) -> None:
     err = np.vstack([np.maximum(y - lo, 0), np.maximum(hi - y, 0)])
-    kw = {"fmt": "o", "color": colour, "label": label, "capsize": 2, "markersize": 4,
-          "markerfacecolor": colour if fill else "white"}
+    kw: dict[str, Any] = {"fmt": "o", "color": colour, "label": label, "capsize": 2,
+                          "markersize": 4, "markerfacecolor": colour if fill else "white"}
     if horizontal:
         ax.errorbar(y, x, xerr=err, **kw)
     else:
@@ -91,7 +102,7 @@ def _errorbar(ax: Axes, x: np.ndarray, y: pd.Series, lo: pd.Series, hi: pd.Serie
 
 def _figure_legend(fig: Figure) -> None:
     """One legend for the whole figure, below the panels (never over the data)."""
-    entries: dict[str, object] = {}
+    entries: dict[str, Artist] = {}
     for ax in fig.axes:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             entries.setdefault(label, handle)
@@ -318,7 +329,9 @@ def comebacks_plot(table: pd.DataFrame, variants: Sequence[str], round_word: str
         _errorbar(ax, x, t["rate"], t["lo"], t["hi"], _colour(variants, v), v)
     for i, n in enumerate(counts):
         fair = table.loc[table["players"] == n, "fair_share"].mean()
-        ax.hlines(fair, i - 0.4, i + 0.4, **FAIR, label="fair share" if i == 0 else None)
+        # label None: no legend entry (matplotlib takes it; the stub wants a str)
+        ax.hlines(fair, i - 0.4, i + 0.4, **FAIR,
+                  label="fair share" if i == 0 else None)  # type: ignore[arg-type]
     ax.set_xticks(range(len(counts)), [f"{n} players" for n in counts])
     ax.set_xlim(-0.6, len(counts) - 0.4)
     ax.set_ylim(0, 1)

@@ -464,7 +464,7 @@ def running(games: pd.DataFrame, column: str, share: bool, points: int = 120,
     """The estimate of ``column``'s mean after the first k main games (from ``start``
     games, where the first estimates stop being wild, up to all of them, at most
     ``points`` steps) with its 95% interval, per player count and variant."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for (n, variant), g in _groups(main_games(games)):
         x = g.sort_values("index")[column].astype(float).to_numpy()
         first = min(start, len(x))

@@ -52,7 +52,7 @@ def _signed(diff: float, lo: float, hi: float) -> str:
 def comparison_sentences(table: pd.DataFrame, describe: dict[str, str]) -> list[str]:
     """Per player count and variant: what changes (more than noise) against the baseline,
     and what does not."""
-    out = []
+    out: list[str] = []
     if table.empty:
         return out
     for (n, variant), t in table.groupby(["players", "variant"], sort=False):
@@ -107,7 +107,7 @@ def length_sentences(table: pd.DataFrame, round_word: str) -> list[str]:
 
 
 def skill_sentences(table: pd.DataFrame) -> list[str]:
-    out = []
+    out: list[str] = []
     if table.empty:
         return out
     for (n, variant), t in table.groupby(["players", "variant"], observed=True, sort=True):

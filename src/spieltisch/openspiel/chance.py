@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import MutableSequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..core.cards import Shuffler
 from ..core.game import State
@@ -74,7 +75,7 @@ class ChanceRandom(random.Random):
             self.base, self.shared = own, False
         return self.base.random()
 
-    def getstate(self) -> tuple[object, ...]:
+    def getstate(self) -> tuple[Any, ...]:
         return self.base.getstate()
 
     def _next(self, need: Need) -> list[int] | int:
@@ -84,12 +85,12 @@ class ChanceRandom(random.Random):
         self.used += 1
         return outcome
 
-    def shuffle(self, x: MutableSequence[int]) -> None:  # type: ignore[override]
+    def shuffle(self, x: MutableSequence[int]) -> None:
         order = self._next(Need(cards=tuple(sorted(x))))
         assert isinstance(order, list) and sorted(order) == sorted(x), "chance out of step"
         x[:] = order
 
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         assert stop is None and step == 1, "the engine draws seats as randrange(n)"
         seat = self._next(Need(seats=start))
         assert isinstance(seat, int) and 0 <= seat < start, "chance out of step"

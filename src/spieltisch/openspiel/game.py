@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pyspiel
 
@@ -133,8 +133,10 @@ class Table:
         # each kept string is as long as the game (8-player Hood Politix: 24 GB). A copy
         # asked for its information string joins its chain once.
         t.texts = [None] * len(self.texts)
-        t.shown = (t.engine, self.shown[1]) if self.shown and self.shown[0] is self.engine \
-            else None  # the clone reads the same
+        t.shown = None
+        if self.shown and self.shown[0] is self.engine:  # the clone reads the same
+            assert t.engine is not None  # the engine described is the one copied
+            t.shown = (t.engine, self.shown[1])
         t.settled = self.settled
         t.player = self.player
         return t
@@ -251,7 +253,8 @@ class Table:
         else:
             assert self.engine is not None
             after = self.engine.clone()
-            chance = after.shuffler.rng  # a fork of the engine's ``ChanceRandom``
+            # a fork of the engine's ``ChanceRandom`` (``ChanceShuffler.install``)
+            chance = cast(ChanceRandom, after.shuffler.rng)
             chance.outcomes = self.chosen
             seat, action = pending
             events = after.apply(seat, action)

@@ -41,8 +41,8 @@ class SpieltischAEC(AECEnv):
     """The raw AEC environment of one configured game (use ``env()`` for the wrapped one)."""
 
     # render_fps: how often "human" mode may print (a text picture per step).
-    metadata = {"render_modes": ["human", "ansi"], "name": "spieltisch_v0",
-                "is_parallelizable": False, "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "spieltisch_v0",
+                                "is_parallelizable": False, "render_fps": 4}
 
     def __init__(self, game: str | Game, num_players: int | None = None,
                  render_mode: str | None = None, illegal_reward: float | None = -1.0,
@@ -72,7 +72,8 @@ class SpieltischAEC(AECEnv):
         #: (``observation="view"`` forces the latter; see docs/rl.md).
         self.encoder: ViewEncoder | StateEncoder = encoder_for(g, observation)
         self._from_state = isinstance(self.encoder, StateEncoder)
-        self._inc = None if self._from_state else IncrementalEncoder(self.encoder)
+        self._inc = None if isinstance(self.encoder, StateEncoder) \
+            else IncrementalEncoder(self.encoder)
         obs_box = gymnasium.spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
         mask_box = gymnasium.spaces.Box(0, 1, (g.num_actions + 1,), dtype=np.int8)
         self.observation_spaces = {
@@ -320,13 +321,13 @@ class _OrderEnforcing(OrderEnforcingWrapper):
     def agents(self) -> list[str]:
         if not self._has_reset:
             raise AttributeError("agents cannot be accessed before reset")
-        return self.env.agents  # type: ignore[no-any-return]
+        return self.env.agents
 
     @property
     def agent_selection(self) -> str:
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        return self.env.agent_selection  # type: ignore[no-any-return]
+        return self.env.agent_selection
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:

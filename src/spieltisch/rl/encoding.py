@@ -324,7 +324,7 @@ class _Gen:
                        for e in (v.values() if isinstance(v, dict) else v))
 
         for k in keys:
-            sub = [v.get(k) for v in samples]
+            sub: list[Any] = [v.get(k) for v in samples]
             label = f"view.{k}"
             # split only containers of containers (entries of scalars are cheaper whole)
             if all(isinstance(v, dict) for v in sub) and nested(sub):
@@ -531,15 +531,15 @@ class ViewEncoder:
                   "    return None"]
         fns = [p.fn for p in gen.parts]
         tails = {i: p.update for i, p in enumerate(gen.parts) if isinstance(p, _Tail)}
-        namespace = {"ne": operator.ne, "compress": itertools.compress, "EMPTY": {},
-                     "same": _same_types, "TAILS": tails,
-                     "R": range(len(self.plan)), "F": fns,
-                     "S": [slice(lo, hi) for _p, _f, _s, lo, hi in self.plan],
-                     "Z": [array("f", bytes(4 * (hi - lo)))
-                           for _p, _f, _s, lo, hi in self.plan]}
+        namespace: dict[str, Any] = {
+            "ne": operator.ne, "compress": itertools.compress, "EMPTY": {},
+            "same": _same_types, "TAILS": tails,
+            "R": range(len(self.plan)), "F": fns,
+            "S": [slice(lo, hi) for _p, _f, _s, lo, hi in self.plan],
+            "Z": [array("f", bytes(4 * (hi - lo))) for _p, _f, _s, lo, hi in self.plan]}
         exec(compile("\n".join(lines), "<spieltisch.rl incremental encoder>", "exec"),
              namespace)
-        return namespace["update"]  # type: ignore[no-any-return]
+        return namespace["update"]
 
     def encode(self, view: Mapping[str, Any] | None, seat: int | None = None,
                required: bool = False, optional: bool = False) -> np.ndarray:

@@ -166,11 +166,11 @@ class SingleAgentEnv(gymnasium.Env):
             if not isinstance(bot, Bot):
                 agent = aec.agent_selection
                 mask = aec.action_mask(agent)
-                action = int(bot(aec.observe(agent), mask))
-                if not (0 <= action < len(mask) and mask[action]):
+                choice = int(bot(aec.observe(agent), mask))
+                if not (0 <= choice < len(mask) and mask[choice]):
                     raise IllegalAction(f"the opponent policy at seat {seat} chose action "
-                                        f"{action}, which its mask does not allow", seat, action)
-                aec.step(action)
+                                        f"{choice}, which its mask does not allow", seat, choice)
+                aec.step(choice)
                 continue
             obs = Observation(aec.game_state, seat, required=aec.polled_required)
             if aec.polled_required:

@@ -109,7 +109,7 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def _lobby(request: Request | WebSocket) -> Lobby:
-    return request.app.state.lobby  # type: ignore[no-any-return]
+    return request.app.state.lobby
 
 
 async def _table(request: Request) -> TableRuntime:

@@ -103,6 +103,12 @@ def localised(info: dict[str, Any], lang: str) -> dict[str, Any]:
             "winner": names[winner] if isinstance(winner, int) else None}
 
 
+def _text(reply: bytes | str) -> str:
+    """A Redis reply as text. redis-py types replies ``bytes | str`` (``str`` only with
+    ``decode_responses``, which this client leaves off: they are bytes)."""
+    return reply.decode() if isinstance(reply, bytes) else reply
+
+
 #: Connections to Redis a node keeps at most, and how long (s) a call waits for one.
 REDIS_CONNECTIONS, REDIS_WAIT = 50, 10.0
 
@@ -210,7 +216,7 @@ class Cluster:
 
     async def owner(self, code: str) -> str | None:
         value = await self.redis.get(self._lease(code))
-        return None if value is None else value.decode()
+        return None if value is None else _text(value)
 
     async def _beat(self) -> None:
         await self.redis.set(self._heartbeat(self.node), b"1", px=self.ttl_ms)
@@ -361,10 +367,10 @@ class Cluster:
             self._disconnect(code)
         for peer, moved in handed.items():
             self._send(peer, {"k": "adopt", "codes": moved})
-        for cid, r in list(self.remote.items()):  # clients of tables that ended meanwhile
-            self._send(r.relay, {"k": "end", "c": cid, "code": MOVED})
-        for r in list(self.relayed.values()):
-            self._spawn(_close(r.ws, MOVED))
+        for cid, remote in list(self.remote.items()):  # clients of tables that ended meanwhile
+            self._send(remote.relay, {"k": "end", "c": cid, "code": MOVED})
+        for relayed in list(self.relayed.values()):
+            self._spawn(_close(relayed.ws, MOVED))
         await self._flush_now()
         if codes:  # a warning, so that it shows at uvicorn's default log level
             log.warning("cluster: node %s handed %d tables to %s", self.node, len(codes),
@@ -396,7 +402,7 @@ class Cluster:
         """The live tables other nodes own, as the lobby lists them in ``lang``."""
         out = []
         for code, raw in (await self.redis.hgetall(f"{self.prefix}info")).items():
-            if code.decode() not in self.lobby.tables:
+            if _text(code) not in self.lobby.tables:
                 out.append(localised(json.loads(raw), lang))
         return out
 
@@ -510,7 +516,7 @@ class Cluster:
         for r in relayed:
             now = owners[r.code]
             # moved, or its owner is gone (a table that ended has no lease: it stays)
-            if (now is not None and now.decode() != r.owner) or r.owner not in alive:
+            if (now is not None and _text(now) != r.owner) or r.owner not in alive:
                 self._spawn(_close(r.ws, MOVED))
 
     async def _check_remote(self) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +45,7 @@ class Framing:
         self.config = config
         self.limit = RateLimit(config.messages_per_second, config.message_burst)
 
-    def check(self, message: dict[str, Any], arrival: float) -> Frame | None:
+    def check(self, message: Mapping[str, Any], arrival: float) -> Frame | None:
         """The ASGI ``websocket.receive`` ``message`` as a ``Frame``, or None (answered)."""
         cfg, conn = self.config, self.conn
         tr = conn.tr  # the language may have changed

@@ -35,7 +35,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...bots.base import Bot, Observation
 from ...core.game import Game
@@ -73,6 +73,9 @@ from .cards import (
     NUM_IDENTITIES,
     REACTION_CLAIM,
 )
+
+if TYPE_CHECKING:
+    from .state import HoaxGame
 
 #: identity index by name, and the identity a log word claims.
 IDX = {name: i for i, name in enumerate(IDENTITY_NAMES)}
@@ -117,7 +120,7 @@ class HeuristicBot(Bot):
         self.impatience = float(params.get("impatience", 0.02))
         #: the bluff rate assumed of a seat before any evidence (worth 5 claims).
         self.bluff_prior = float(params.get("bluff_prior", 0.3))
-        self.table = game.table  # type: ignore[attr-defined]
+        self.table = cast("HoaxGame", game).table
         self.n: int = game.num_players
         #: across rounds: lies and truths seen per seat (official doubts, reveals).
         self.lies = [0] * self.n
@@ -390,7 +393,8 @@ class HeuristicBot(Bot):
                 probs = beliefs[T.p1[a]]
                 if sum(1 for p in probs if p > 0) < 2:
                     return -1.0
-                return max(probs) + 0.02 * seats[T.p1[a]]["throne_points"]
+                points: int = seats[T.p1[a]]["throne_points"]
+                return max(probs) + 0.02 * points
             a = max(buys, key=score)
             if score(a) >= 0:
                 return a
@@ -437,9 +441,9 @@ class HeuristicBot(Bot):
             return need[0]
         me = self.seat
         if kind == K_TAX:
-            t = CHIP_NAMES[T.p1[a]]
+            chip = CHIP_NAMES[T.p1[a]]
             return need[T.p1[a]] * sum(1 for s, p in enumerate(seats)
-                                       if s != me and p["in_round"] and p["loose"][t]) - 0.5
+                                       if s != me and p["in_round"] and p["loose"][chip]) - 0.5
         if kind == K_COLLECT:
             return sum(1.0 for s, p in enumerate(seats)
                        if s != me and p["in_round"] and any(p["loose"].values())) - 0.5
@@ -449,10 +453,12 @@ class HeuristicBot(Bot):
                 return -1.0
             return need[t2] - need[t1] + (0.5 if T.p1[a] != self.n else 0.0)
         if kind == K_ENCHANT:
-            return sum(seats[T.p1[a]]["loose"].values()) * 1.2
+            loose: dict[str, int] = seats[T.p1[a]]["loose"]
+            return sum(loose.values()) * 1.2
         if kind == K_STEAL:
             q, t, nn, kk = T.p1[a], T.p2[a], T.p3[a], T.p4[a]
-            return nn * need[t] + 0.8 * kk + 0.1 * seats[q]["throne_points"]
+            points: int = seats[q]["throne_points"]
+            return nn * need[t] + 0.8 * kk + 0.1 * points
         return 0.0
 
 

@@ -132,7 +132,7 @@ POINTS_SCALE = 0.25
 #: Identity masks: the set bits, and the 7 slot values as an array (one slice copy).
 _BITS7: tuple[tuple[int, ...], ...] = tuple(
     tuple(x for x in range(NUM_IDENTITIES) if m >> x & 1) for m in range(1 << NUM_IDENTITIES))
-_ROW7: tuple[array, ...] = tuple(
+_ROW7: tuple[array[float], ...] = tuple(
     array("f", [float(m >> x & 1) for x in range(NUM_IDENTITIES)])
     for m in range(1 << NUM_IDENTITIES))
 
@@ -233,7 +233,7 @@ class HoaxObserver(Observer):
         tab = game.table
         self.action_pairs: list[Pairs] = [self._action_pairs(a) for a in range(tab.size)]
         self.table = tab
-        self._entry_slots: dict[tuple[Any, ...], array] = {}
+        self._entry_slots: dict[tuple[Any, ...], array[float]] = {}
         self.forget()
 
     def forget(self) -> None:
@@ -316,7 +316,7 @@ class HoaxObserver(Observer):
             out += [(target + x, 1.0), (ident + y, 1.0)]
         return tuple(out)
 
-    def entry_slots(self, e: tuple[Any, ...]) -> array:
+    def entry_slots(self, e: tuple[Any, ...]) -> array[float]:
         """The slots of a log block for entry ``e`` (memoised: entries recur)."""
         got = self._entry_slots.get(e)
         if got is None:
@@ -376,7 +376,7 @@ class HoaxObserver(Observer):
         return tuple(out)
 
     # ================================================================ writing
-    def write(self, state: HoaxState, seat: int, D: array) -> None:  # type: ignore[override]
+    def write(self, state: HoaxState, seat: int, D: array[float]) -> None:  # type: ignore[override]
         self._write_public(state, D)
         # -- the seat's own: identity, what it was shown and showed, its vote
         D[self.identity + (state.card[seat] >> 1)] = 1.0
@@ -394,7 +394,7 @@ class HoaxObserver(Observer):
         if state.voted >> seat & 1 and state.claim is not None:
             D[self.my_vote + (0 if state.votes_yes >> seat & 1 else 1)] = 1.0
 
-    def _write_public(self, state: HoaxState, D: array) -> None:
+    def _write_public(self, state: HoaxState, D: array[float]) -> None:
         (phase, active, to_act, in_final, over, winner, round_, turn, bank, action, protected,
          barons, reacted, window, fines, forgivenesses, departing, claim_seat, claim_identity,
          claim_for, claim_opener, show_by, show_count, pass_type) = self._offsets
@@ -465,7 +465,7 @@ class HoaxObserver(Observer):
             D[pass_type + state.pass_type] = 1.0
         self._write_log(state.log, D)
 
-    def _write_seats(self, state: HoaxState, D: array) -> None:
+    def _write_seats(self, state: HoaxState, D: array[float]) -> None:
         """The seats' records. Most actions change one or two of their fields (chips,
         covers, …): only those are rebuilt, the region is copied as a whole."""
         rev = state.revealed
@@ -484,7 +484,7 @@ class HoaxObserver(Observer):
                 before[f] = v.copy() if isinstance(v, list) else v
         D[self.seats_start:self.seats_end] = region
 
-    def _seat_field(self, f: int, v: Any, width: int) -> array:
+    def _seat_field(self, f: int, v: Any, width: int) -> array[float]:
         """The slots of seat field ``f`` (``SEAT_FIELDS``) for its value ``v``."""
         form = SEAT_FIELDS[f][3]
         if v is None:  # nothing revealed (yet)
@@ -499,7 +499,7 @@ class HoaxObserver(Observer):
             return array("f", b"".join([_ROW7B[m] for m in v]))
         return array("f", b"".join([_ONE7B[x] for x in v]))  # identities, -1 for none
 
-    def _write_log(self, log: list[tuple[Any, ...]], D: array) -> None:
+    def _write_log(self, log: list[tuple[Any, ...]], D: array[float]) -> None:
         """The log's region. A state's round log only grows (a new round starts a new
         list): new entries push the older ones down; claims are counted once."""
         start, end = self.log_start, self.log_end

@@ -143,7 +143,7 @@ def _seats_of(mask: int) -> list[int]:
 def read(game: HoaxGame, f: Fields, shuffler: Shuffler) -> HoaxState:
     """The state a position's ``"state"`` object describes, checked whole."""
     n = game.num_players
-    s = HoaxState(game, shuffler)  # every field at its "nothing yet" value
+    s = HoaxState.empty(game, shuffler)  # every field at its "nothing yet" value
     s.round_no = f.int("round", 1, default=1)
     s.turns = f.int("turns", 0, default=0)
     s.finals = f.int("finals", 0, default=0)

@@ -6,9 +6,8 @@ claim passes through the doubt sub-machine (DOUBT window, then VOTE; ``claims.py
 before it takes effect. The phase table at the end of ``HoaxState`` says, per phase,
 who acts, how their legal actions are found and applied, why an attempt is refused,
 what opens and closes the phase and whether it is timed; ``to_act``, ``out_of_turn``,
-``legal_actions``, ``apply``, ``judge`` and ``deadlines`` consult it:
-
-{phase_table}
+``legal_actions``, ``apply``, ``judge`` and ``deadlines`` consult it
+(``HoaxState.PHASES.markdown()`` prints it; ``rules.md`` shows it).
 
 A window with nobody eligible is skipped; an open window closes when its deadline
 (``CLOCK`` applies ``close``) passes without a reaction. Building a trio is a free
@@ -25,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from enum import IntEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from ...core.cards import Shuffler
 from ...core.fields import Copy, StateFields
@@ -85,7 +84,7 @@ from .cards import (
     Kind,
     action_table,
 )
-from .claims import CLAIM_FOR, Claim, ClaimFor, DoubtRules
+from .claims import CLAIM_FOR, Claim, ClaimFor, claim_done, make_claim, open_doubt, vote
 from .phases import CHIP_WINDOWS, PHASE, PHASE_NAMES, TRIO_PHASES, WINDOWS, Phase
 from .views import HoaxViews, names
 
@@ -121,7 +120,7 @@ class HoaxGame(Game):
 
     def _new_state(self, rng: random.Random, stacked: list[list[int]]) -> HoaxState:
         """§2: a new game starts with the deal of round 1."""
-        state = HoaxState(self, Shuffler(rng, stacked))
+        state = HoaxState.empty(self, Shuffler(rng, stacked))
         events: list[Event] = []
         state._new_round(-1, events)
         state.opening = events
@@ -207,11 +206,9 @@ def _indexed(members: type[IntEnum], handlers: dict[Any, Callable[..., Any]],
     return tuple(handlers.get(m, default) for m in members)  # type: ignore[misc]
 
 
-class HoaxState(DoubtRules, State):
+class HoaxState(State[HoaxGame]):
     """One position of a HOAX game: every seat's identity, covers, chips and points,
     the round's log and the turn in progress."""
-
-    game: HoaxGame
 
     #: Every field; a copy (``clone``, ``determinise``) shares values and copies lists.
     FIELDS = StateFields(
@@ -238,17 +235,70 @@ class HoaxState(DoubtRules, State):
         vote_pending=Copy.VALUE,
     )
 
-    #: A copy (one per ISMCTS simulation) copies the dict at once: for HOAX's 50 fields
-    #: 40 % faster than field by field (``core.fields``).
-    COPY_DICT = True
 
-    def __init__(self, game: HoaxGame, shuffler: Shuffler) -> None:
-        n = game.num_players
-        self.game = game
-        self.tab = game.table
+    def _copy(self, shuffler: Shuffler) -> HoaxState:
+        """A copy with ``shuffler`` as its chance (``FIELDS.copy_source``)."""
+        s = HoaxState(self.game, shuffler)
+        s.move_number = self.move_number
+        s.opening = self.opening
+        s.record_events = self.record_events
+        s.tab = self.tab
+        s.n = self.n
+        s.tp = self.tp[:]
+        s.over = self.over
+        s.winner = self.winner
+        s.round_no = self.round_no
+        s.turns = self.turns
+        s.finals = self.finals
+        s.last_reveal = self.last_reveal
+        s.card = self.card[:]
+        s.in_round = self.in_round
+        s.covered = self.covered[:]
+        s.start_cover = self.start_cover[:]
+        s.doubt_cov = self.doubt_cov[:]
+        s.final_cov = self.final_cov[:]
+        s.shown = self.shown[:]
+        s.revealed = self.revealed
+        s.known_is = self.known_is[:]
+        s.known_not = self.known_not[:]
+        s.loose = self.loose[:]
+        s.trios = self.trios[:]
+        s.bank = self.bank[:]
+        s.chip_pending = self.chip_pending
+        s.in_final = self.in_final
+        s.active = self.active
+        s.phase = self.phase
+        s.log = self.log[:]
+        s.act = self.act
+        s.departing = self.departing
+        s.protected = self.protected
+        s.protect_tried = self.protect_tried
+        s.reacted = self.reacted
+        s.barons = self.barons
+        s.fine_t = self.fine_t[:]
+        s.forgive_t = self.forgive_t[:]
+        s.give_pending = self.give_pending
+        s.show_q = self.show_q
+        s.show_k = self.show_k
+        s.pass_judge = self.pass_judge
+        s.pass_type = self.pass_type
+        s.escrow = self.escrow
+        s.win_mask = self.win_mask
+        s.window_since = self.window_since
+        s.window_deadline = self.window_deadline
+        s.claim = self.claim
+        s.opener = self.opener
+        s.votes_yes = self.votes_yes
+        s.voted = self.voted
+        s.vote_pending = self.vote_pending
+        return s
+
+    def _empty_fields(self) -> None:
+        """Every field of the game's own at its value before the deal (``empty``: a
+        new table, which a deal or a position fills)."""
+        n = self.game.num_players
+        self.tab = self.game.table
         self.n = n
-        self.shuffler = shuffler
-        self.move_number = 0
         self.tp = [0] * n         # throne points (§6)
         self.over = False
         self.winner: int | None = None
@@ -330,13 +380,16 @@ class HoaxState(DoubtRules, State):
 
     # ======================================================================= who acts
     def to_act(self) -> Sequence[int]:
-        return self._SEATS[self.phase](self)
+        out: Sequence[int] = self._SEATS[self.phase](self)
+        return out
 
     def out_of_turn(self) -> Sequence[int]:
-        return self._WINDOW[self.phase](self)
+        out: Sequence[int] = self._WINDOW[self.phase](self)
+        return out
 
     def phase_name(self) -> str:
-        return PHASE_NAMES[self.phase]
+        out: str = PHASE_NAMES[self.phase]
+        return out
 
     def _covering(self) -> list[int]:
         """§2: the seats that have not chosen their cover."""
@@ -394,7 +447,8 @@ class HoaxState(DoubtRules, State):
         return 0
 
     def deadlines(self) -> list[Deadline]:
-        return self._DEADLINE[self.phase](self)
+        out: list[Deadline] = self._DEADLINE[self.phase](self)
+        return out
 
     def _window_deadline(self) -> list[Deadline]:
         """A reaction window closes after ``reaction_seconds`` without a reaction."""
@@ -691,7 +745,7 @@ class HoaxState(DoubtRules, State):
         ev = [Event("declare", seat, {"action": tab.text(action),
                                       "as": IDENTITY_NAMES[claim] if claim >= 0 else None})]
         if claim >= 0:
-            self._claim(seat, CLAIM_FOR.ACTION, -1, ev)
+            make_claim(self, seat, CLAIM_FOR.ACTION, -1, ev)
         elif kind == K_BUY:
             self._buy(seat, tab.p1[action], tab.p2[action], ev)
         else:  # K_ACCUSE
@@ -703,7 +757,7 @@ class HoaxState(DoubtRules, State):
         self.protect_tried |= 1 << seat
         self.log.append(("protect", seat))
         ev = [Event("protect", seat, {"as": "magician"})]
-        self._claim(seat, CLAIM_FOR.PROTECT, -1, ev)
+        make_claim(self, seat, CLAIM_FOR.PROTECT, -1, ev)
         return ev
 
     def _apply_illegal(self, seat: int, action: int) -> list[Event]:
@@ -711,7 +765,7 @@ class HoaxState(DoubtRules, State):
         self.reacted |= 1 << seat
         self.log.append(("illegal", seat))
         ev = [Event("illegal", seat, {"as": "baron"})]
-        self._claim(seat, CLAIM_FOR.ILLEGAL, -1, ev)
+        make_claim(self, seat, CLAIM_FOR.ILLEGAL, -1, ev)
         return ev
 
     def _apply_fine(self, seat: int, action: int) -> list[Event]:
@@ -720,7 +774,7 @@ class HoaxState(DoubtRules, State):
         t = self.tab.p1[action]
         self.log.append(("fine", seat, t))
         ev = [Event("fine", seat, {"as": "judge", "type": CHIP_NAMES[t]})]
-        self._claim(seat, CLAIM_FOR.FINE, t, ev)
+        make_claim(self, seat, CLAIM_FOR.FINE, t, ev)
         return ev
 
     def _apply_forgive(self, seat: int, action: int) -> list[Event]:
@@ -729,7 +783,7 @@ class HoaxState(DoubtRules, State):
         t = self.tab.p1[action]
         self.log.append(("forgive", seat, t))
         ev = [Event("forgive", seat, {"as": "monk", "type": CHIP_NAMES[t]})]
-        self._claim(seat, CLAIM_FOR.FORGIVE, t, ev)
+        make_claim(self, seat, CLAIM_FOR.FORGIVE, t, ev)
         return ev
 
     def _apply_give(self, seat: int, action: int) -> list[Event]:
@@ -769,7 +823,7 @@ class HoaxState(DoubtRules, State):
         if self.tab.kind[action] == K_PROTECT:
             self.log.append(("protect", seat))
             ev = [Event("protect", seat, {"as": "magician", "against": "conviction"})]
-            self._claim(seat, CLAIM_FOR.SETTLE_PROTECT, -1, ev)
+            make_claim(self, seat, CLAIM_FOR.SETTLE_PROTECT, -1, ev)
             return ev
         ev = []
         self._pay(self.tab.p1[action], ev)
@@ -962,11 +1016,7 @@ class HoaxState(DoubtRules, State):
             self._open_settle(ev)
 
     #: What follows a settled claim, by what it was made for (``ClaimFor``).
-    _AFTER_CLAIM = _indexed(ClaimFor, {
-        ClaimFor.ACTION: _after_action_claim, ClaimFor.PROTECT: _after_protect_claim,
-        ClaimFor.ILLEGAL: _after_illegal_claim, ClaimFor.FINE: _after_fine_claim,
-        ClaimFor.FORGIVE: _after_forgive_claim,
-        ClaimFor.SETTLE_PROTECT: _after_settle_claim})
+    _AFTER_CLAIM: ClassVar[tuple[Callable[[HoaxState, Claim, bool, list[Event]], None], ...]]
 
     # -- S2 protect, S3 execute ---------------------------------------------------
     def _targets(self) -> int:
@@ -1192,7 +1242,7 @@ class HoaxState(DoubtRules, State):
 
     def _doubt_closed(self, ev: list[Event]) -> None:
         """§5.1: nobody doubted: the claim stands."""
-        self._claim_done(True, ev)
+        claim_done(self, True, ev)
 
     # -- S9 end of turn, final, round end -------------------------------------------
     def _end_turn(self, ev: list[Event]) -> None:
@@ -1295,92 +1345,121 @@ class HoaxState(DoubtRules, State):
         return sampling.determinise(self, seat, rng)
 
     # ======================================================================= the phases
-    PHASES = PhaseTable(Phase, {
-        Phase.COVER: Rule(
-            Who.EVERY, (Kind.COVER,), seats=_covering, legal=_legal_cover,
-            apply=_apply_cover, why=_why_cover,
-            opens="§2: a round is dealt", closes="the last cover → chip"),
-        Phase.CHIP: Rule(
-            Who.EVERY, (Kind.CHIP,), seats=_taking_chips, legal=_legal_chip,
-            apply=_apply_chip,
-            opens="§2: every seat has covered",
-            closes="the last chip taken → declare (the starter's turn)"),
-        Phase.DECLARE: Rule(
-            Who.TURN | Who.WINDOW, (*DECLARED, Kind.TRIO), seats=_the_active,
-            window=_trio_builders, legal=_legal_declare, apply=_apply_declare,
-            why=_why_declare,
-            opens="S0: a turn begins",
-            closes="a personal action → doubt; buy → show; accuse → answered at once "
-                   "(§7.1)"),
-        Phase.DOUBT: Rule(
-            Who.WINDOW, (Kind.DOUBT, Kind.TRIO, Kind.CLOSE), window=_reactors,
-            legal=_legal_doubt, apply=DoubtRules._open_doubt, deadline=_window_deadline,
-            opens="§5.1: an identity claim (S1)",
-            closes="a doubt → vote (or the tally at once); the deadline → the claim "
-                   "stands"),
-        Phase.VOTE: Rule(
-            Who.EVERY | Who.WINDOW, (Kind.VOTE_DOUBT, Kind.VOTE_TRUST, Kind.TRIO),
-            seats=_voters, window=_trio_builders, legal=_legal_vote, apply=DoubtRules._vote,
-            opens="§5.2: a doubt is opened and others may vote",
-            closes="the last vote → the tally (§5.3, §5.4)"),
-        Phase.PROTECT: Rule(
-            Who.WINDOW, (Kind.PROTECT, Kind.TRIO, Kind.CLOSE), window=_reactors,
-            legal=_legal_protect, apply=_apply_protect, deadline=_window_deadline,
-            opens="S2: a tax, collection, trade with a seat or enchantment stands (§9.9)",
-            closes="a protection → its doubt; the deadline → execute (S3)"),
-        Phase.GIVE: Rule(
-            Who.EVERY | Who.WINDOW, (Kind.GIVE, Kind.TRIO), seats=_givers,
-            window=_trio_builders, legal=_legal_give, apply=_apply_give,
-            opens="S3: a collection from seats holding more than one chip type",
-            closes="the last payer gave → illegal (S5)"),
-        Phase.SHOW: Rule(
-            Who.TURN | Who.WINDOW, (Kind.SHOW, Kind.TRIO), seats=_the_shower,
-            window=_trio_builders, legal=_legal_show, apply=_apply_show,
-            opens="§3 BuyInfo: a buy", closes="shown → illegal (S5)"),
-        Phase.ILLEGAL: Rule(
-            Who.WINDOW, (Kind.ILLEGAL, Kind.TRIO, Kind.CLOSE), window=_reactors,
-            legal=_legal_illegal, apply=_apply_illegal, why=_why_reaction,
-            deadline=_window_deadline,
-            opens="S5: the action was carried out; would-be Barons may react",
-            closes="Illegal → its doubt; the deadline → fine if a Baron stands, else S9"),
-        Phase.FINE: Rule(
-            Who.WINDOW, (Kind.FINE, Kind.TRIO, Kind.CLOSE), window=_reactors,
-            legal=_legal_fine, apply=_apply_fine, why=_why_reaction,
-            deadline=_window_deadline,
-            opens="S6: an illegal declaration stands; would-be Judges may react",
-            closes="Fine → its doubt; the deadline → forgive if a fine stands, else S9"),
-        Phase.FORGIVE: Rule(
-            Who.WINDOW, (Kind.FORGIVE, Kind.TRIO, Kind.CLOSE), window=_reactors,
-            legal=_legal_forgive, apply=_apply_forgive, why=_why_reaction,
-            deadline=_window_deadline,
-            opens="S7: a fine stands; would-be Monks may react",
-            closes="Forgive → its doubt; the deadline → settle (S8)"),
-        Phase.SETTLE: Rule(
-            Who.TURN | Who.WINDOW, (Kind.PAY, Kind.PROTECT, Kind.TRIO), seats=_the_active,
-            window=_trio_builders, legal=_legal_settle, apply=_apply_settle,
-            opens="S8: a fine or forgiveness stands that the actor can pay",
-            closes="paid → pass or the turn ends (S9); protect → its doubt"),
-        Phase.PASS: Rule(
-            Who.TURN | Who.WINDOW, (Kind.PASS, Kind.TRIO), seats=_the_judge,
-            window=_trio_builders, legal=_legal_pass, apply=_apply_pass,
-            opens="§7.9: a Judge was paid 2 and several Barons stand",
-            closes="a Baron chosen → the turn ends (S9)"),
-        Phase.OVER: Rule(Who.NOBODY, opens="§6: a seat reached 10 throne points",
-                         closes="never"),
-    })
-    # The hot entry points index these (one per phase, from the table above).
-    # the hot entry points index these instead of looking the rule up
-    _SEATS = PHASES.handlers("seats", _nobody)
-    _WINDOW = PHASES.handlers("window", _nobody)
-    _LEGAL = PHASES.handlers("legal", _nothing)
-    _APPLY = PHASES.handlers("apply", _nothing_applies)
-    _DEADLINE = PHASES.handlers("deadline", _no_deadline)
-    _WHY = tuple(rule.why for _phase, rule in PHASES)
-    #: What each window does when its deadline passes (the rule's ``closes``).
-    _ON_CLOSE = _indexed(Phase, {Phase.DOUBT: _doubt_closed, Phase.PROTECT: _execute,
-                           Phase.ILLEGAL: _close_illegal, Phase.FINE: _close_fine,
-                           Phase.FORGIVE: _open_settle}, _nothing_closes)
+    _SEATS: ClassVar[tuple[Callable[[HoaxState], Sequence[int]], ...]]
+    _WINDOW: ClassVar[tuple[Callable[[HoaxState], Sequence[int]], ...]]
+    _LEGAL: ClassVar[tuple[Callable[[HoaxState, int], list[int]], ...]]
+    _APPLY: ClassVar[tuple[Callable[[HoaxState, int, int], list[Event]], ...]]
+    _DEADLINE: ClassVar[tuple[Callable[[HoaxState], list[Deadline]], ...]]
+    _WHY: ClassVar[tuple[Callable[[HoaxState, int, int], Check] | None, ...]]
+    _ON_CLOSE: ClassVar[tuple[Callable[[HoaxState, list[Event]], None], ...]]
 
-__doc__ = __doc__.replace("{phase_table}", HoaxState.PHASES.markdown())
+
+# The phase table and what the entry points index, set on the class once it exists (a
+# compiled class's body cannot name its own methods).
+HoaxState._AFTER_CLAIM = \
+    _indexed(ClaimFor, {
+        ClaimFor.ACTION: HoaxState._after_action_claim,
+        ClaimFor.PROTECT: HoaxState._after_protect_claim,
+        ClaimFor.ILLEGAL: HoaxState._after_illegal_claim,
+        ClaimFor.FINE: HoaxState._after_fine_claim,
+        ClaimFor.FORGIVE: HoaxState._after_forgive_claim,
+        ClaimFor.SETTLE_PROTECT: HoaxState._after_settle_claim})
+
+HoaxState.PHASES = PhaseTable(Phase, {
+    Phase.COVER: Rule(
+        Who.EVERY, (Kind.COVER,), seats=HoaxState._covering, legal=HoaxState._legal_cover,
+        apply=HoaxState._apply_cover, why=HoaxState._why_cover,
+        opens="§2: a round is dealt", closes="the last cover → chip"),
+    Phase.CHIP: Rule(
+        Who.EVERY, (Kind.CHIP,), seats=HoaxState._taking_chips, legal=HoaxState._legal_chip,
+        apply=HoaxState._apply_chip,
+        opens="§2: every seat has covered",
+        closes="the last chip taken → declare (the starter's turn)"),
+    Phase.DECLARE: Rule(
+        Who.TURN | Who.WINDOW, (*DECLARED, Kind.TRIO), seats=HoaxState._the_active,
+        window=HoaxState._trio_builders, legal=HoaxState._legal_declare,
+        apply=HoaxState._apply_declare,
+        why=HoaxState._why_declare,
+        opens="S0: a turn begins",
+        closes="a personal action → doubt; buy → show; accuse → answered at once "
+               "(§7.1)"),
+    Phase.DOUBT: Rule(
+        Who.WINDOW, (Kind.DOUBT, Kind.TRIO, Kind.CLOSE), window=HoaxState._reactors,
+        legal=HoaxState._legal_doubt, apply=open_doubt, deadline=HoaxState._window_deadline,
+        opens="§5.1: an identity claim (S1)",
+        closes="a doubt → vote (or the tally at once); the deadline → the claim "
+               "stands"),
+    Phase.VOTE: Rule(
+        Who.EVERY | Who.WINDOW, (Kind.VOTE_DOUBT, Kind.VOTE_TRUST, Kind.TRIO),
+        seats=HoaxState._voters, window=HoaxState._trio_builders, legal=HoaxState._legal_vote,
+        apply=vote,
+        opens="§5.2: a doubt is opened and others may vote",
+        closes="the last vote → the tally (§5.3, §5.4)"),
+    Phase.PROTECT: Rule(
+        Who.WINDOW, (Kind.PROTECT, Kind.TRIO, Kind.CLOSE), window=HoaxState._reactors,
+        legal=HoaxState._legal_protect, apply=HoaxState._apply_protect,
+        deadline=HoaxState._window_deadline,
+        opens="S2: a tax, collection, trade with a seat or enchantment stands (§9.9)",
+        closes="a protection → its doubt; the deadline → execute (S3)"),
+    Phase.GIVE: Rule(
+        Who.EVERY | Who.WINDOW, (Kind.GIVE, Kind.TRIO), seats=HoaxState._givers,
+        window=HoaxState._trio_builders, legal=HoaxState._legal_give, apply=HoaxState._apply_give,
+        opens="S3: a collection from seats holding more than one chip type",
+        closes="the last payer gave → illegal (S5)"),
+    Phase.SHOW: Rule(
+        Who.TURN | Who.WINDOW, (Kind.SHOW, Kind.TRIO), seats=HoaxState._the_shower,
+        window=HoaxState._trio_builders, legal=HoaxState._legal_show, apply=HoaxState._apply_show,
+        opens="§3 BuyInfo: a buy", closes="shown → illegal (S5)"),
+    Phase.ILLEGAL: Rule(
+        Who.WINDOW, (Kind.ILLEGAL, Kind.TRIO, Kind.CLOSE), window=HoaxState._reactors,
+        legal=HoaxState._legal_illegal, apply=HoaxState._apply_illegal, why=HoaxState._why_reaction,
+        deadline=HoaxState._window_deadline,
+        opens="S5: the action was carried out; would-be Barons may react",
+        closes="Illegal → its doubt; the deadline → fine if a Baron stands, else S9"),
+    Phase.FINE: Rule(
+        Who.WINDOW, (Kind.FINE, Kind.TRIO, Kind.CLOSE), window=HoaxState._reactors,
+        legal=HoaxState._legal_fine, apply=HoaxState._apply_fine, why=HoaxState._why_reaction,
+        deadline=HoaxState._window_deadline,
+        opens="S6: an illegal declaration stands; would-be Judges may react",
+        closes="Fine → its doubt; the deadline → forgive if a fine stands, else S9"),
+    Phase.FORGIVE: Rule(
+        Who.WINDOW, (Kind.FORGIVE, Kind.TRIO, Kind.CLOSE), window=HoaxState._reactors,
+        legal=HoaxState._legal_forgive, apply=HoaxState._apply_forgive, why=HoaxState._why_reaction,
+        deadline=HoaxState._window_deadline,
+        opens="S7: a fine stands; would-be Monks may react",
+        closes="Forgive → its doubt; the deadline → settle (S8)"),
+    Phase.SETTLE: Rule(
+        Who.TURN | Who.WINDOW, (Kind.PAY, Kind.PROTECT, Kind.TRIO), seats=HoaxState._the_active,
+        window=HoaxState._trio_builders, legal=HoaxState._legal_settle,
+        apply=HoaxState._apply_settle,
+        opens="S8: a fine or forgiveness stands that the actor can pay",
+        closes="paid → pass or the turn ends (S9); protect → its doubt"),
+    Phase.PASS: Rule(
+        Who.TURN | Who.WINDOW, (Kind.PASS, Kind.TRIO), seats=HoaxState._the_judge,
+        window=HoaxState._trio_builders, legal=HoaxState._legal_pass, apply=HoaxState._apply_pass,
+        opens="§7.9: a Judge was paid 2 and several Barons stand",
+        closes="a Baron chosen → the turn ends (S9)"),
+    Phase.OVER: Rule(Who.NOBODY, opens="§6: a seat reached 10 throne points",
+                     closes="never"),
+})
+# The hot entry points index these (one per phase, from the table above).
+HoaxState._SEATS = \
+    HoaxState.PHASES.handlers("seats", _nobody)
+HoaxState._WINDOW = \
+    HoaxState.PHASES.handlers("window", _nobody)
+HoaxState._LEGAL = \
+    HoaxState.PHASES.handlers("legal", _nothing)
+HoaxState._APPLY = \
+    HoaxState.PHASES.handlers("apply", _nothing_applies)
+HoaxState._DEADLINE = \
+    HoaxState.PHASES.handlers("deadline", _no_deadline)
+HoaxState._WHY = \
+    tuple(rule.why for _phase, rule in HoaxState.PHASES)
+#: What each window does when its deadline passes (the rule's ``closes``).
+HoaxState._ON_CLOSE = _indexed(
+    Phase, {Phase.DOUBT: HoaxState._doubt_closed, Phase.PROTECT: HoaxState._execute,
+            Phase.ILLEGAL: HoaxState._close_illegal, Phase.FINE: HoaxState._close_fine,
+            Phase.FORGIVE: HoaxState._open_settle}, _nothing_closes)
+
 
 __all__ = ["WIN_POINTS", "HoaxGame", "HoaxState", "Phase"]

@@ -78,7 +78,7 @@ class HockeyObserver(Observer):
         self.can_break = self.slot("can_break")
         self.winner = self.slots("winner", SIDES)
 
-    def write(self, state: HockeyState, seat: int, D: array) -> None:  # type: ignore[override]
+    def write(self, state: HockeyState, seat: int, D: array[float]) -> None:  # type: ignore[override]
         opp = 1 - seat
         side = (0, 1) if seat == 0 else (1, 0)  # side[s]: 0 = me, 1 = opp
         D[self.period + min(state.period, REGULAR_PERIODS + 1)] = 1.0

@@ -77,8 +77,7 @@ def read(game: HockeyGame, f: Fields, shuffler: Shuffler) -> HockeyState:
                           "plays first, then the seats alternate: §2, §3)")
     _check_hand_sizes(hands, dealer, period, deal, len(pile))
 
-    s = HockeyState(game)
-    s.shuffler = shuffler
+    s = HockeyState.empty(game, shuffler)
     s.period, s.dealer, s.deal = period, dealer, deal
     s.schedule = schedule_of(period)
     # The dealt part of the period's deck is never read again: any order of those cards.

@@ -71,7 +71,7 @@ def schedule_of(period: int) -> tuple[int, ...]:
     return REGULAR_DEALS if period <= REGULAR_PERIODS else OVERTIME_DEALS
 
 
-class HockeyState(State):
+class HockeyState(State["HockeyGame"]):
     """One position of a Hockey game.
 
     Fields (seats are 0 and 1; ``NOBODY`` = -1):
@@ -88,8 +88,6 @@ class HockeyState(State):
       (``NOBODY`` until the game ends).
     """
 
-    game: HockeyGame
-
     #: Every field and how a copy treats it (``clone``, ``determinise``).
     FIELDS = StateFields(
         phase=Copy.VALUE, period=Copy.VALUE, dealer=Copy.VALUE, deal=Copy.VALUE,
@@ -100,10 +98,32 @@ class HockeyState(State):
         to_move=Copy.VALUE, winner=Copy.VALUE,
     )
 
-    def __init__(self, game: HockeyGame) -> None:
-        self.game = game
-        self.move_number = 0
-        self.shuffler: Shuffler
+    def _copy(self, shuffler: Shuffler) -> HockeyState:
+        """A copy with ``shuffler`` as its chance (``FIELDS.copy_source``)."""
+        s = HockeyState(self.game, shuffler)
+        s.move_number = self.move_number
+        s.opening = self.opening
+        s.record_events = self.record_events
+        s.phase = self.phase
+        s.period = self.period
+        s.dealer = self.dealer
+        s.deal = self.deal
+        s.schedule = self.schedule
+        s.deck = self.deck
+        s.dealt = self.dealt
+        s.hands = self.hands[:]
+        s.pile = self.pile[:]
+        s.top = self.top
+        s.breakaway = self.breakaway
+        s.goals = self.goals[:]
+        s.period_goals = [y.copy() for y in self.period_goals]
+        s.to_move = self.to_move
+        s.winner = self.winner
+        return s
+
+    def _empty_fields(self) -> None:
+        """Every field of the game's own at its value before the deal (``empty``: a
+        new table, which a deal or a position fills)."""
         self.phase = PLAY
         self.period = 0
         self.dealer = 0
@@ -124,8 +144,7 @@ class HockeyState(State):
     @classmethod
     def deal_new(cls, game: HockeyGame, shuffler: Shuffler) -> HockeyState:
         """§2: the first dealer is random (or the option's); then period 1 is dealt."""
-        s = cls(game)
-        s.shuffler = shuffler
+        s = cls.empty(game, shuffler)
         s._start_period(1, shuffler.seat(game.first_dealer, 2))
         s.opening = (Event("period", None, {"period": 1, "dealer": s.dealer, "overtime": False}),
                      s._deal_event())
@@ -281,14 +300,6 @@ class HockeyState(State):
                       for s in (0, 1)})
 
     #: The turn structure: what each phase allows (``core/phases.py``).
-    PHASES = PhaseTable(Phase, {
-        Phase.PLAY: Rule(
-            Who.TURN, actions=(Move.PLAY_CARD,), seats=_mover, legal=_cards_of, apply=_play,
-            why=_why_not, opens="§2: a game is dealt",
-            closes="§6: the deciding goal, or the last card of period 3 or later with "
-                   "unequal goals"),
-        Phase.OVER: Rule(Who.NOBODY, opens="§6: a winner", closes="never"),
-    })
 
     # -- end --------------------------------------------------------------------------------
     def is_over(self) -> bool:
@@ -388,6 +399,19 @@ class HockeyState(State):
             everywhere |= BIT[c]
         return {"cards": in_hands + len(self.pile) + NUM_CARDS - self.dealt,
                 "distinct_cards": (everywhere & ALL_CARDS_MASK).bit_count()}
+
+
+# The phase table and what the entry points index, set on the class once it exists (a
+# compiled class's body cannot name its own methods).
+HockeyState.PHASES = PhaseTable(Phase, {
+    Phase.PLAY: Rule(
+        Who.TURN, actions=(Move.PLAY_CARD,), seats=HockeyState._mover,
+        legal=HockeyState._cards_of, apply=HockeyState._play,
+        why=HockeyState._why_not, opens="§2: a game is dealt",
+        closes="§6: the deciding goal, or the last card of period 3 or later with "
+               "unequal goals"),
+    Phase.OVER: Rule(Who.NOBODY, opens="§6: a winner", closes="never"),
+})
 
 
 __all__ = ["NOBODY", "OVER", "PLAY", "HockeyState", "Move", "Phase", "schedule_of"]

@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...bots.base import Bot, Observation
 from . import cards as C
 from .cards import (
@@ -92,7 +94,7 @@ class HeuristicBot(Bot):
             return actions[0]
         return max(plays, key=lambda a: self._score(a, view, sizes))
 
-    def _score(self, a: int, view: dict, sizes: list[int]) -> float:
+    def _score(self, a: int, view: dict[str, Any], sizes: list[int]) -> float:
         """How good a play is now (higher: better); see the module docstring."""
         kind, target = AKIND_T[a], AARG_T[a]
         typ = KIND_TYPE[kind]
@@ -126,7 +128,7 @@ class HeuristicBot(Bot):
             score += 1.0  # finish cleanly rather than pending
         return score
 
-    def _snitch(self, actions: list[int], types: list[int], view: dict) -> int:
+    def _snitch(self, actions: list[int], types: list[int], view: dict[str, Any]) -> int:
         """§4 Snitch: take their best card and give its least valuable one, else reveal."""
         # An exchange when it can give a card: take their best card, then give its
         # least valuable one (the two choices are independent).

@@ -200,7 +200,7 @@ class HoodPolitixGame(Game):
 
     def action_kind(self, action: int) -> ActionType:
         """The action's type (the ``actions`` of the phase table's rules)."""
-        return ATYPE_T[action]
+        return ActionType(ATYPE_T[action])
 
     def describe_action(self, action: int) -> str:
         """The action in English words, for logs and menus without a narrator."""
@@ -263,11 +263,12 @@ def _unexpected(words: list[str]) -> IllegalAction:
                          params={"value": repr(" ".join(words))})
 
 
-_SNITCH_VERBS = {A_REVEAL: "reveal", A_TAKE: "take", A_GIVE: "give"}
+_SNITCH_VERBS: dict[int, str] = {A_REVEAL: "reveal", A_TAKE: "take", A_GIVE: "give"}
 _SNITCH_IDS = {"reveal": REVEAL_ID, "take": TAKE_ID, "give": GIVE_ID}
-_SIMPLE_TEXT = {A_DRAW: "draw", A_ACCEPT: "accept", A_MIC: "mic check", A_POLITIX: "politix",
-                A_END_POLITIX: "end politix", A_RELEASE: "release", A_PASS: "pass"}
-_SIMPLE_DESCRIPTION = {A_DRAW: "draw a card", A_ACCEPT: "accept the penalty",
+_SIMPLE_TEXT: dict[int, str] = {
+    A_DRAW: "draw", A_ACCEPT: "accept", A_MIC: "mic check", A_POLITIX: "politix",
+    A_END_POLITIX: "end politix", A_RELEASE: "release", A_PASS: "pass"}
+_SIMPLE_DESCRIPTION: dict[int, str] = {A_DRAW: "draw a card", A_ACCEPT: "accept the penalty",
                        A_MIC: "announce Mic Check!", A_POLITIX: "call Politix (pause)",
                        A_END_POLITIX: "end the Politix pause", A_RELEASE: "release (Respekt)",
                        A_PASS: "let the Mic Drop pass"}

@@ -81,9 +81,11 @@ def _illegal(template: str, /, **args: Any) -> Check:
     return Check(Verdict.ILLEGAL, template, args or None)
 
 
-def _faulty(fault: Fault, template: str, /, **args: Any) -> FaultCheck:
-    """A fault of kind ``fault`` (§3): the template and arguments say why."""
-    return FaultCheck(fault, template, args or None)
+def _faulty(kind: Fault, template: str, /, **args: Any) -> FaultCheck:
+    """A fault of ``kind`` (§3): the template and arguments say why (an argument may be
+    called ``fault``: the compiled build binds a keyword to a positional-only parameter
+    of its name)."""
+    return FaultCheck(kind, template, args or None)
 
 
 def judge(s: HoodPolitixState, seat: int, action: int) -> Check:
@@ -146,7 +148,11 @@ def judge(s: HoodPolitixState, seat: int, action: int) -> Check:
     if seat != due:
         return _faulty(Fault.OUT_OF_TURN, N_("out of turn: seat {seat} is to act"), seat=due)
     # The due seat's wrong move: what is wrong depends on the phase (its rule's ``why``).
-    return s.PHASES[phase].why(s, seat, action)
+    table = s.PHASES
+    assert table is not None
+    why = table[phase].why
+    assert why is not None, f"phase {phase!r} has no rule for a wrong move"
+    return why(s, seat, action)
 
 
 def _judge_accusation(s: HoodPolitixState, seat: int, accused: int, fault: int) -> Check:

@@ -520,7 +520,7 @@ _THROW_SAYS = {
 _PENALTIES = ("fault", "mic-check", "mic-drop", "timeout")
 
 _CARD_ACTIONS = (C.A_PLAY, C.A_THROW, C.A_REVEAL, C.A_TAKE, C.A_GIVE)
-_SIMPLE_LABELS = {
+_SIMPLE_LABELS: dict[int, str] = {
     C.A_DRAW: N_("Draw a card"),
     C.A_ACCEPT: N_("Accept the penalty"),
     C.A_MIC: N_("Announce Mic Check!"),

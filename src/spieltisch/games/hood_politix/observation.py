@@ -57,6 +57,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable
+from typing import cast
 
 from ...core.observation import Observer
 from . import cards as C
@@ -106,7 +107,7 @@ class HoodPolitixObserver(Observer):
         # one slot per kind of pause (``Pause`` members but NONE), found by ``pause_slot``
         pauses = [p for p in Pause if p is not Pause.NONE]
         self.pause = self.slots("pause", [p.label for p in pauses])
-        self.pause_slot = {p: self.pause + i for i, p in enumerate(pauses)}
+        self.pause_slot: dict[Pause, int] = {p: self.pause + i for i, p in enumerate(pauses)}
         self.pause_seat = self.slots("pause.seat", seats)
         self.to_act = self.slots("to_act", seats)
         self.due = self.slots("due", seats)
@@ -167,116 +168,118 @@ class HoodPolitixObserver(Observer):
             self.slot(label, numeric)
         return start
 
-    def write(self, state: HoodPolitixState, seat: int, D: array) -> None:
+    def write(self, state: HoodPolitixState, seat: int,  # type: ignore[override]
+              D: array[float]) -> None:
         """Fill the zeroed ``D`` with what ``seat`` sees of ``state`` (its view, §3)."""
-        D = memoryview(D)  # its items are set faster than the array's
+        # its items are set faster than the array's (an "f" array: items are floats)
+        V = cast("memoryview[float]", memoryview(D))
         n = self.n
         phase = state.phase
         hands = state.hands
 
-        D[self.round] = state.round * self.inv_round
-        D[self.dealer + state.dealer] = 1.0
-        D[self.phase + phase] = 1.0
+        V[self.round] = state.round * self.inv_round
+        V[self.dealer + state.dealer] = 1.0
+        V[self.phase + phase] = 1.0
         over = phase == OVER
         if state.pause:
-            D[self.pause_slot[state.pause]] = 1.0
-            D[self.pause_seat + state.pause_seat] = 1.0
-            D[self.to_act + state.pause_seat] = 1.0
+            V[self.pause_slot[state.pause]] = 1.0
+            V[self.pause_seat + state.pause_seat] = 1.0
+            V[self.to_act + state.pause_seat] = 1.0
         elif not over:
-            D[self.to_act + state.due] = 1.0
+            V[self.to_act + state.due] = 1.0
         if not over:
-            D[self.due + state.due] = 1.0
+            V[self.due + state.due] = 1.0
 
-        # Per seat: score, hand size, Politix calls left, status (D is zero on entry:
+        # Per seat: score, hand size, Politix calls left, status (V is zero on entry:
         # zeros need no write).
         i = self.score
         inv_score = self.inv_score
         for x in state.scores:
             if x:
-                D[i] = x * inv_score
+                V[i] = x * inv_score
             i += 1
         i = self.hand_size
         scaled_hand = self.scaled_hand
         for h in hands:
-            D[i] = scaled_hand[h.bit_count()]
+            V[i] = scaled_hand[h.bit_count()]
             i += 1
         i = self.politix_left
         scaled_left = self.scaled_left
         for x in state.politix_left:
             if x:
-                D[i] = scaled_left[x]
+                V[i] = scaled_left[x]
             i += 1
         i = self.status
         for x in state.status:
-            D[i + x] = 1.0
+            V[i + x] = 1.0
             i += 3
         finish = self.finish
         for p, s in enumerate(state.finish_order):
-            D[finish + n * s + p] = 1.0
+            V[finish + n * s + p] = 1.0
 
         if state.direction != 1:
-            D[self.ccw] = 1.0
-        D[self.top + state.top] = 1.0
-        D[self.colour + state.colour] = 1.0
+            V[self.ccw] = 1.0
+        V[self.top + state.top] = 1.0
+        V[self.colour + state.colour] = 1.0
         draw = state.draw
-        D[self.draw_pile] = self.scaled_pile[len(draw)]
-        D[self.discard_pile] = self.scaled_pile[len(state.discard)]
+        V[self.draw_pile] = self.scaled_pile[len(draw)]
+        V[self.discard_pile] = self.scaled_pile[len(state.discard)]
         b = self.buried
         for i in range(state.buried):  # the bottom cards, all seen at the deal
-            D[b + KIND_OF_T[draw[i]]] += 1.0
+            V[b + KIND_OF_T[draw[i]]] += 1.0
 
         if phase == STACK:
-            D[self.stack_amount] = state.stack * self.inv_stack
+            V[self.stack_amount] = state.stack * self.inv_stack
             if state.stack_iyf:
-                D[self.stack_iyf] = 1.0
+                V[self.stack_iyf] = 1.0
         elif phase == SLAP_R:
-            D[self.slap_by + state.by] = 1.0
+            V[self.slap_by + state.by] = 1.0
         elif phase == DEAL_R:
-            D[self.deal_by + state.by] = 1.0
+            V[self.deal_by + state.by] = 1.0
         elif phase == SNITCH_R:
-            D[self.snitch_by + state.by] = 1.0
-            D[self.snitch_target + state.target] = 1.0
+            V[self.snitch_by + state.by] = 1.0
+            V[self.snitch_target + state.target] = 1.0
         elif phase == MICDROP_WAIT:
-            D[self.drop_finisher + state.drop_seat] = 1.0
-            D[self.drop_remaining + state.wait_seat] = 1.0
+            V[self.drop_finisher + state.drop_seat] = 1.0
+            V[self.drop_remaining + state.wait_seat] = 1.0
         if state.pending >= 0:
-            D[self.pending + state.pending] = 1.0
+            V[self.pending + state.pending] = 1.0
         if state.mic_duty >= 0:
-            D[self.mic_duty + state.mic_duty] = 1.0
+            V[self.mic_duty + state.mic_duty] = 1.0
 
         # Open faults (``views.open_faults``).
         fault = self.open_fault
         m = state.mic_open
         while m:
             low = m & -m
-            D[fault + 3 * (low.bit_length() - 1) + C.F_MIC_CHECK] = 1.0
+            V[fault + 3 * (low.bit_length() - 1) + C.F_MIC_CHECK] = 1.0
             m ^= low
         if state.drop_seat >= 0:
-            D[fault + 3 * state.drop_seat + C.F_MIC_DROP] = 1.0
+            V[fault + 3 * state.drop_seat + C.F_MIC_DROP] = 1.0
         if state.expired:
-            D[self.expired] = 1.0
+            V[self.expired] = 1.0
             if not state.pause and phase != MICDROP_WAIT and not over:
-                D[fault + 3 * state.due + C.F_TIMEOUT] = 1.0
+                V[fault + 3 * state.due + C.F_TIMEOUT] = 1.0
 
         # Card sets, one count per kind.
-        _count_kinds(D, hands[seat], self.hand_slot)
+        _count_kinds(V, hands[seat], self.hand_slot)
         known = state.seen[seat]
         if known:
             for s, t in enumerate(self.known_slot):
                 if s != seat and (m := hands[s] & known):
-                    _count_kinds(D, m, t)
+                    _count_kinds(V, m, t)
         public = state.public
         if public:
             for s, t in enumerate(self.revealed_slot):
                 if m := hands[s] & public:
-                    _count_kinds(D, m, t)
+                    _count_kinds(V, m, t)
         if phase == SNITCH_R and seat == state.by:
-            _count_kinds(D, hands[state.target], self.look_slot)
+            _count_kinds(V, hands[state.target], self.look_slot)
             if state.snitch_take >= 0:
-                D[self.snitch_take + state.snitch_take] = 1.0
+                V[self.snitch_take + state.snitch_take] = 1.0
 
 
-def _count_kinds(D: memoryview, m: int, slot: tuple[int, ...]) -> None:
+def _count_kinds(D: memoryview[float], m: int, slot: tuple[int, ...]) -> None:
     """Set ``D[slot[…]]`` to the count of each kind in the card mask ``m``.
 
     Every card sets its kind's slot to 1; then the kinds held twice get 2. The two

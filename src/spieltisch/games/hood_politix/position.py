@@ -105,7 +105,7 @@ def read(game: HoodPolitixGame, f: Fields, shuffler: Shuffler) -> HoodPolitixSta
     """The state a ``"state"`` object describes, checked (``ConfigError`` names the field)."""
     n = game.num_players
     last = n - 1
-    s = HoodPolitixState(game, shuffler)
+    s = HoodPolitixState.empty(game, shuffler)
     s.round = f.int("round", 1, default=1)
     s.dealer = f.int("dealer", 0, last)
 
@@ -300,10 +300,10 @@ def read(game: HoodPolitixGame, f: Fields, shuffler: Shuffler) -> HoodPolitixSta
     s.penalised = 0
     for i, value in enumerate(f.list("penalised", default=[])):
         rec = Fields(value, f"{f.path('penalised')}[{i}]")
-        seat = rec.int("seat", 0, last)
+        who = rec.int("seat", 0, last)
         fault = rec.str("fault", C.FAULT_CODES)
         rec.done()
-        s.penalised |= 1 << (seat * 3 + C.FAULT_CODES.index(fault))
+        s.penalised |= 1 << (who * 3 + C.FAULT_CODES.index(fault))
     counts = f.sub("counts", {})
     s.counts = [counts.int(k, 0, default=0) for k in COUNT_NAMES]
     counts.done()

@@ -26,6 +26,7 @@ back unchanged when the pause ends; the runner resumes it with the time it had l
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...core.cards import SEATS_OF, Shuffler
@@ -141,12 +142,11 @@ V, L = Copy.VALUE, Copy.LIST
 _ANY_PHASE = (A_MIC, A_POLITIX, A_ACCUSE, A_END_POLITIX, A_RELEASE)
 
 
-class HoodPolitixState(State):
+class HoodPolitixState(State["HoodPolitixGame"]):
     """One position of Hood Politix: the rules and the phase machine (§2–§6)."""
 
-    game: HoodPolitixGame
-    #: Every field, declared once (``clone`` and ``_copy`` come from it); ``__init__``
-    #: says what each holds.
+    #: Every field, declared once (``_copy`` is written from it); ``_empty_fields`` says
+    #: what each holds.
     FIELDS = StateFields(
         n=V, scores=L, round=V, dealer=V, hands=L, status=L, in_round=V, callers=V,
         direction=V, draw=L, buried=V, unordered=V, discard=L, top=V, colour=V, phase=V,
@@ -154,17 +154,60 @@ class HoodPolitixState(State):
         finish_order=L, pause=V, pause_seat=V, pause_since=V, timer_since=V, expired=V,
         mic_duty=V, mic_open=V, drop_seat=V, penalised=V, saved=V, wait_seat=V,
         politix_left=L, seen=L, public=V, seen_any=V, counts=L)
-    #: A copy (one per ISMCTS simulation) copies the dict at once: for these 40 fields
-    #: faster than field by field (``core.fields``).
-    COPY_DICT = True
 
-    def __init__(self, game: HoodPolitixGame, shuffler: Shuffler) -> None:
-        """An empty table (§3 state); ``deal_first`` or a position fills it."""
-        n = game.num_players
-        self.game = game
+    def _copy(self, shuffler: Shuffler) -> HoodPolitixState:
+        """A copy with ``shuffler`` as its chance (``FIELDS.copy_source``)."""
+        s = HoodPolitixState(self.game, shuffler)
+        s.move_number = self.move_number
+        s.opening = self.opening
+        s.record_events = self.record_events
+        s.n = self.n
+        s.scores = self.scores[:]
+        s.round = self.round
+        s.dealer = self.dealer
+        s.hands = self.hands[:]
+        s.status = self.status[:]
+        s.in_round = self.in_round
+        s.callers = self.callers
+        s.direction = self.direction
+        s.draw = self.draw[:]
+        s.buried = self.buried
+        s.unordered = self.unordered
+        s.discard = self.discard[:]
+        s.top = self.top
+        s.colour = self.colour
+        s.phase = self.phase
+        s.due = self.due
+        s.stack = self.stack
+        s.stack_iyf = self.stack_iyf
+        s.pending = self.pending
+        s.by = self.by
+        s.target = self.target
+        s.snitch_take = self.snitch_take
+        s.finish_order = self.finish_order[:]
+        s.pause = self.pause
+        s.pause_seat = self.pause_seat
+        s.pause_since = self.pause_since
+        s.timer_since = self.timer_since
+        s.expired = self.expired
+        s.mic_duty = self.mic_duty
+        s.mic_open = self.mic_open
+        s.drop_seat = self.drop_seat
+        s.penalised = self.penalised
+        s.saved = self.saved
+        s.wait_seat = self.wait_seat
+        s.politix_left = self.politix_left[:]
+        s.seen = self.seen[:]
+        s.public = self.public
+        s.seen_any = self.seen_any
+        s.counts = self.counts[:]
+        return s
+
+    def _empty_fields(self) -> None:
+        """Every field of the game's own at its value before the deal (``empty``: a
+        new table, which a deal or a position fills)."""
+        n = self.game.num_players
         self.n = n
-        self.shuffler = shuffler
-        self.move_number = 0
         self.scores = [0] * n
         self.round = 0
         self.dealer = 0
@@ -216,7 +259,7 @@ class HoodPolitixState(State):
     @classmethod
     def deal_first(cls, game: HoodPolitixGame, shuffler: Shuffler) -> HoodPolitixState:
         """Round 1 dealt: the first dealer is random unless an option names it (§2.1)."""
-        s = cls(game, shuffler)
+        s = cls.empty(game, shuffler)
         dealer = shuffler.seat(game.first_dealer, game.num_players)
         opening: list[Event] = []
         s._start_round(dealer, opening)
@@ -366,7 +409,7 @@ class HoodPolitixState(State):
             self.seen_any &= ~b
         return c
 
-    def _set_status(self, seat: int, status: int) -> None:
+    def _set_status(self, seat: int, status: Status) -> None:
         """A seat's status (§3), with the mask of seats still in the round kept in step."""
         self.status[seat] = status
         if status == FINISHED:
@@ -450,7 +493,8 @@ class HoodPolitixState(State):
             return ()
         if self.pause:  # only accusations, by anyone but the seat the pause waits for
             return SEATS_OF[self._accusers(timeout=False) & ~(1 << self.pause_seat)]
-        return _WINDOW[phase](self)
+        out: tuple[int, ...] = _WINDOW[phase](self)
+        return out
 
     def _window(self) -> tuple[int, ...]:
         """Seats other than the due one that may act out of turn (§5): Politix callers, the
@@ -675,8 +719,10 @@ class HoodPolitixState(State):
         game waits for by the phase's rule (``apply``)."""
         anytime = _ANYTIME[ATYPE_T[action]]
         if anytime is not None:
-            return anytime(self, seat, action)
-        return _APPLY[self.phase](self, seat, action)
+            events: list[Event] = anytime(self, seat, action)
+            return events
+        out: list[Event] = _APPLY[self.phase](self, seat, action)
+        return out
 
     def _apply_turn(self, seat: int, action: int) -> list[Event]:
         """TURN (§3): a card is played, or one is drawn, which ends the turn."""
@@ -1018,7 +1064,8 @@ class HoodPolitixState(State):
 
     def deadlines(self) -> tuple[Deadline, ...]:
         """The timers running now: the phase's rule (``deadline``)."""
-        return _DEADLINE[self.phase](self)
+        out: tuple[Deadline, ...] = _DEADLINE[self.phase](self)
+        return out
 
     def _timers(self) -> tuple[Deadline, ...]:
         """The pause's timer during a pause (§5.5, §5.6), else the move timer unless it
@@ -1142,7 +1189,8 @@ class HoodPolitixState(State):
 
     def phase_name(self) -> str:
         """The phase's name in views (``mic_drop_window``)."""
-        return self.phase.label
+        out: str = self.phase.label
+        return out
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (``views.seat_view``); the core adds the shared fields."""
@@ -1162,57 +1210,70 @@ class HoodPolitixState(State):
 
         return write(self)
 
-    # ============================================================= the phase table (§3)
-    PHASES = PhaseTable(Phase, {
-        Phase.TURN: Rule(
-            Who.TURN | Who.WINDOW, (A_PLAY, A_DRAW, A_THROW, *_ANY_PHASE),
-            seats=to_act, window=_window, legal=_legal_turn, apply=_apply_turn,
-            why=judging.why_turn, deadline=_timers,
-            opens="§2.5 the deal; after every completed move (§3)",
-            closes="a Deuce / In Yo Face → stack, a Pimp Slap → slap, a Deal on the next "
-                   "seat → deal, a Snitch → snitch (§4); the last seat left → round end (§6)"),
-        Phase.STACK: Rule(
-            Who.TURN | Who.WINDOW, (A_PLAY, A_ACCEPT, *_ANY_PHASE),
-            seats=to_act, window=_window, legal=_legal_stack, apply=_apply_answer,
-            why=judging.why_answer, deadline=_timers,
-            opens="§4 Deuce / In Yo Face: the next seat must answer the stack",
-            closes="accept (draw it) or 5-0 → turn; Deuce, In Yo Face, Payback → stack on"),
-        Phase.SLAP: Rule(
-            Who.TURN | Who.WINDOW, (A_PLAY, A_ACCEPT, *_ANY_PHASE),
-            seats=to_act, window=_window, legal=_legal_slap, apply=_apply_answer,
-            why=judging.why_answer, deadline=_timers,
-            opens="§4 Pimp Slap: the next seat answers",
-            closes="accept, Payback or 5-0 → the draws, then turn"),
-        Phase.DEAL: Rule(
-            Who.TURN | Who.WINDOW, (A_PLAY, A_ACCEPT, *_ANY_PHASE),
-            seats=to_act, window=_window, legal=_legal_deal, apply=_apply_answer,
-            why=judging.why_answer, deadline=_timers,
-            opens="§4 Deal on the next seat: it may block",
-            closes="5-0 (no swap) or accept (swap, §9.2) → turn"),
-        Phase.SNITCH: Rule(
-            Who.TURN | Who.WINDOW, (A_REVEAL, A_TAKE, A_GIVE, *_ANY_PHASE),
-            seats=to_act, window=_window, legal=_legal_snitch, apply=_apply_snitch,
-            why=judging.why_snitch, deadline=_timers,
-            opens="§4 Snitch on a seat holding cards: the Snitch player looks",
-            closes="reveal, or take then give (§9.10) → turn"),
-        Phase.MIC_DROP_WINDOW: Rule(
-            Who.TURN | Who.WINDOW, (A_PASS, A_ACCUSE),
-            seats=to_act, window=_window_mic_drop, legal=_legal_mic_drop, apply=_apply_pass,
-            deadline=_move_timer,
-            opens="§9.7 the One-on-One's finisher missed the Mic Drop",
-            closes="accused → the game goes on; pass or the deadline → round end"),
-        Phase.OVER: Rule(Who.NOBODY,
-                         opens="§6 after min_rounds, a unique lowest total", closes="never"),
-    })
+
+# ============================================================= the phase table (§3)
+# The phase table and what the entry points index, set on the class once it exists (a
+# compiled class's body cannot name its own methods).
+HoodPolitixState.PHASES = PhaseTable(Phase, {
+    Phase.TURN: Rule(
+        Who.TURN | Who.WINDOW, (A_PLAY, A_DRAW, A_THROW, *_ANY_PHASE),
+        seats=HoodPolitixState.to_act, window=HoodPolitixState._window,
+        legal=HoodPolitixState._legal_turn, apply=HoodPolitixState._apply_turn,
+        why=judging.why_turn, deadline=HoodPolitixState._timers,
+        opens="§2.5 the deal; after every completed move (§3)",
+        closes="a Deuce / In Yo Face → stack, a Pimp Slap → slap, a Deal on the next "
+               "seat → deal, a Snitch → snitch (§4); the last seat left → round end (§6)"),
+    Phase.STACK: Rule(
+        Who.TURN | Who.WINDOW, (A_PLAY, A_ACCEPT, *_ANY_PHASE),
+        seats=HoodPolitixState.to_act, window=HoodPolitixState._window,
+        legal=HoodPolitixState._legal_stack, apply=HoodPolitixState._apply_answer,
+        why=judging.why_answer, deadline=HoodPolitixState._timers,
+        opens="§4 Deuce / In Yo Face: the next seat must answer the stack",
+        closes="accept (draw it) or 5-0 → turn; Deuce, In Yo Face, Payback → stack on"),
+    Phase.SLAP: Rule(
+        Who.TURN | Who.WINDOW, (A_PLAY, A_ACCEPT, *_ANY_PHASE),
+        seats=HoodPolitixState.to_act, window=HoodPolitixState._window,
+        legal=HoodPolitixState._legal_slap, apply=HoodPolitixState._apply_answer,
+        why=judging.why_answer, deadline=HoodPolitixState._timers,
+        opens="§4 Pimp Slap: the next seat answers",
+        closes="accept, Payback or 5-0 → the draws, then turn"),
+    Phase.DEAL: Rule(
+        Who.TURN | Who.WINDOW, (A_PLAY, A_ACCEPT, *_ANY_PHASE),
+        seats=HoodPolitixState.to_act, window=HoodPolitixState._window,
+        legal=HoodPolitixState._legal_deal, apply=HoodPolitixState._apply_answer,
+        why=judging.why_answer, deadline=HoodPolitixState._timers,
+        opens="§4 Deal on the next seat: it may block",
+        closes="5-0 (no swap) or accept (swap, §9.2) → turn"),
+    Phase.SNITCH: Rule(
+        Who.TURN | Who.WINDOW, (A_REVEAL, A_TAKE, A_GIVE, *_ANY_PHASE),
+        seats=HoodPolitixState.to_act, window=HoodPolitixState._window,
+        legal=HoodPolitixState._legal_snitch, apply=HoodPolitixState._apply_snitch,
+        why=judging.why_snitch, deadline=HoodPolitixState._timers,
+        opens="§4 Snitch on a seat holding cards: the Snitch player looks",
+        closes="reveal, or take then give (§9.10) → turn"),
+    Phase.MIC_DROP_WINDOW: Rule(
+        Who.TURN | Who.WINDOW, (A_PASS, A_ACCUSE),
+        seats=HoodPolitixState.to_act, window=HoodPolitixState._window_mic_drop,
+        legal=HoodPolitixState._legal_mic_drop, apply=HoodPolitixState._apply_pass,
+        deadline=HoodPolitixState._move_timer,
+        opens="§9.7 the One-on-One's finisher missed the Mic Drop",
+        closes="accused → the game goes on; pass or the deadline → round end"),
+    Phase.OVER: Rule(Who.NOBODY,
+                     opens="§6 after min_rounds, a unique lowest total", closes="never"),
+})
 
 
 # The entry points (``out_of_turn``, ``_legal_actions``, ``_apply``, ``deadlines``) index
 # these, one handler per phase from the table above (module globals: read in every step
 # of a search, they cost less than class attributes).
-_WINDOW = HoodPolitixState.PHASES.handlers("window", HoodPolitixState._nobody)
-_LEGAL = HoodPolitixState.PHASES.handlers("legal", HoodPolitixState._legal_nothing)
-_APPLY = HoodPolitixState.PHASES.handlers("apply", None)
-_DEADLINE = HoodPolitixState.PHASES.handlers("deadline", HoodPolitixState._no_timers)
+_WINDOW: tuple[Callable[[HoodPolitixState], tuple[int, ...]], ...] = \
+    HoodPolitixState.PHASES.handlers("window", HoodPolitixState._nobody)
+_LEGAL: tuple[Callable[[HoodPolitixState, int], list[int]], ...] = \
+    HoodPolitixState.PHASES.handlers("legal", HoodPolitixState._legal_nothing)
+_APPLY: tuple[Callable[[HoodPolitixState, int, int], list[Event]], ...] = \
+    HoodPolitixState.PHASES.handlers("apply", None)
+_DEADLINE: tuple[Callable[[HoodPolitixState], tuple[Deadline, ...]], ...] = \
+    HoodPolitixState.PHASES.handlers("deadline", HoodPolitixState._no_timers)
 
 
 #: Per phase: whether a seat in the round may also announce, call Politix and accuse
@@ -1223,16 +1284,14 @@ _ANYTIME_IN: tuple[bool, ...] = tuple(
 
 #: The out-of-turn actions (§5), applied whatever the phase, by action type; ``None``: a
 #: move of the seat the game waits for, applied by the phase's rule.
-_ANYTIME: tuple[Any, ...] = tuple(
-    {A_THROW: HoodPolitixState._apply_throw, A_ACCUSE: HoodPolitixState._apply_accusation,
-     A_MIC: HoodPolitixState._apply_mic_check, A_POLITIX: HoodPolitixState._apply_politix,
-     A_END_POLITIX: HoodPolitixState._apply_pause_end,
-     A_RELEASE: HoodPolitixState._apply_pause_end,
-     A_EXPIRE: HoodPolitixState._apply_expire}.get(typ)
-    for typ in range(A_EXPIRE + 1))
-
-__doc__ = (__doc__ or "") + "\nThe phase table (``HoodPolitixState.PHASES``):\n\n" + \
-    HoodPolitixState.PHASES.markdown() + "\n"
+_ANYTIME_BY_TYPE: dict[int, Callable[[HoodPolitixState, int, int], list[Event]]] = {
+    A_THROW: HoodPolitixState._apply_throw, A_ACCUSE: HoodPolitixState._apply_accusation,
+    A_MIC: HoodPolitixState._apply_mic_check, A_POLITIX: HoodPolitixState._apply_politix,
+    A_END_POLITIX: HoodPolitixState._apply_pause_end,
+    A_RELEASE: HoodPolitixState._apply_pause_end,
+    A_EXPIRE: HoodPolitixState._apply_expire}
+_ANYTIME: tuple[Callable[[HoodPolitixState, int, int], list[Event]] | None, ...] = tuple(
+    _ANYTIME_BY_TYPE.get(typ) for typ in range(A_EXPIRE + 1))
 
 
 __all__ = ["HoodPolitixState", "Phase", "Status", "Pause", "IN", "FINISHED", "PENDING"]

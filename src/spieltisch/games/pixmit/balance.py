@@ -17,17 +17,20 @@ import json
 import random
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from ...bots.base import RandomBot
+from ...bots.base import Bot, RandomBot
 from ...core import get_spec
 from ...runner import play_out
 from . import cards as C
 
+if TYPE_CHECKING:
+    from .state import PixmitState
+
 
 def run(players: int, games: int, bots: list[str], mode: str, seed: int) -> dict[str, Any]:
     game = get_spec("pixmit").configure(players, {"mode": mode})
-    kinds = {"random": RandomBot, **game.bots()}
+    kinds: dict[str, type[Bot]] = {"random": RandomBot, **game.bots()}
     names = bots if len(bots) == players else [bots[0]] * players
     hands = 0
     unit_hands = dict.fromkeys(C.UNIT_KINDS, 0)
@@ -45,7 +48,7 @@ def run(players: int, games: int, bots: list[str], mode: str, seed: int) -> dict
         seat_names = names[rot:] + names[:rot]
         bot_objs = [kinds[seat_names[s]](game, s, seed * 1_000_003 + g * 10 + s)
                     for s in range(players)]
-        state = game.new_state(seed=seed * 1_000_003 + g)
+        state = cast("PixmitState", game.new_state(seed=seed * 1_000_003 + g))
         play_out(state, bot_objs, random.Random(g))
         st = state.stats()
         ends[st["end"]] += 1

@@ -14,11 +14,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...bots.base import Bot, Observation
 from . import actions as A
 from . import cards as C
+
+if TYPE_CHECKING:
+    from .game import PixmitGame
 
 _W = (1.0, 0.4, 0.15, 0.05, 0.0, 0.0)
 
@@ -61,6 +64,7 @@ def potential(hand: int, chances: float) -> float:
 
 class HeuristicBot(Bot):
     name = "heuristic"
+    game: PixmitGame
 
     def __init__(self, game: Any, seat: int, seed: int | None = None, call_at: float = 55.0,
                  bluff: float = 0.3, **params: Any) -> None:
@@ -73,8 +77,8 @@ class HeuristicBot(Bot):
         return sum(1 << (int(code) - 1) for code in view["hand"])
 
     def _chances(self, view: dict[str, Any]) -> float:
-        n = view["players"]
-        done = (view["round"] - 1) * n + ((view["active"] - view["start_player"]) % n)
+        n: int = view["players"]
+        done: int = (view["round"] - 1) * n + ((view["active"] - view["start_player"]) % n)
         return max(0.0, 1.0 - done / (3 * n))
 
     def _cheapest(self, hand: int, options: list[tuple[int, int]], chances: float) -> int:
@@ -119,7 +123,7 @@ class HeuristicBot(Bot):
         return self.rng.choice(actions)
 
     def _should_call(self, hand: int, view: dict[str, Any]) -> bool:
-        now = C.score(hand)
+        now: float = C.score(hand)
         if hand & (1 << C.JOKER_21):
             # the hunt: expect about one random card drawn per opponent without a set
             cards = [x for x in range(C.NUM_CARDS) if hand >> x & 1]

@@ -196,8 +196,8 @@ def best_layout(hand: int) -> tuple[int, list[int]]:
     if not units:
         return 0, []
     useful = 0
-    for u, _ in units:
-        useful |= u
+    for unit_mask, _ in units:
+        useful |= unit_mask
     memo: dict[int, tuple[int, int]] = {0: (0, 0)}
 
     def f(mask: int) -> int:

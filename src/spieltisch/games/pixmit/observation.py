@@ -157,7 +157,7 @@ class PixmitObserver(Observer):
         #: The ``hands`` list and ``cards_version`` the kept card blocks belong to, and
         #: the blocks: the public one under -1, each seat's own under its seat.
         self._cards_of: tuple[list[int], int] | None = None
-        self._card_blocks: dict[int, array] = {}
+        self._card_blocks: dict[int, array[float]] = {}
         #: The ``log`` list and its length that the kept vetoes-and-log block shows.
         self._log_of: tuple[list[dict[str, Any]], int] | None = None
         self._kept_log = array("f")
@@ -169,7 +169,7 @@ class PixmitObserver(Observer):
             self.slot(f"{label}.seat{p}{suffix}", numeric)
         return first
 
-    def write(self, state: PixmitState, seat: int, D: array) -> None:  # type: ignore[override]
+    def write(self, state: PixmitState, seat: int, D: array[float]) -> None:  # type: ignore[override]
         # Two parts are kept as copies of their slots, written once:
         # - the public and the seat's card slots while ``cards_version`` (which counts
         #   every change of hands, stack and ``known``, as for the view's own cache)
@@ -259,7 +259,7 @@ class PixmitObserver(Observer):
         if phase is OVER:
             self._write_final(state, D)
 
-    def _write_public(self, state: PixmitState, D: array) -> None:
+    def _write_public(self, state: PixmitState, D: array[float]) -> None:
         """The public slots that change only with ``cards_version``."""
         hands = state.hands
         n = len(hands)
@@ -279,7 +279,7 @@ class PixmitObserver(Observer):
         for r in state.reveals:
             D[self.reveal[r["set"]] + r["seat"]] = (r["move"] + 1) * self.move_scale
 
-    def _write_private(self, state: PixmitState, seat: int, D: array) -> None:
+    def _write_private(self, state: PixmitState, seat: int, D: array[float]) -> None:
         """The seat's hand, score and the places it knows (as ``PixmitState._private``
         and ``_known_places``: other hands, then the stack)."""
         # card sets are few bits: walk them (slot = base - 1 + bit_length of the bit)
@@ -315,7 +315,7 @@ class PixmitObserver(Observer):
                 D[depth + x] = (top - stack.index(x)) / C.NUM_CARDS  # (from top + 1) / 33
                 m ^= low
 
-    def _write_entry(self, entry: dict[str, Any], base: int, D: array) -> None:
+    def _write_entry(self, entry: dict[str, Any], base: int, D: array[float]) -> None:
         """One log entry's slots, in the block starting at ``base``."""
         kind = entry["kind"]
         slot, fields = self.log_kind[kind]
@@ -326,7 +326,7 @@ class PixmitObserver(Observer):
             for c in entry["conditions"]:
                 D[base + self.log_condition[c]] = 1.0
 
-    def _write_final(self, state: PixmitState, D: array) -> None:
+    def _write_final(self, state: PixmitState, D: array[float]) -> None:
         """The view's ``final`` (once per game and seat: no need to be quick)."""
         n = len(state.hands)
         result = state.result()

@@ -87,7 +87,7 @@ def read(game: PixmitGame, f: Fields, shuffler: Shuffler) -> PixmitState:
     def seat_no(key: str) -> int:
         return f.int(key, 0, n - 1)
 
-    s = PixmitState(game, shuffler)
+    s = PixmitState.empty(game, shuffler)
     phase = BY_LABEL[f.str("phase", BY_LABEL)]
     s.round = f.int("round", 1, ROUNDS)
     s.start = seat_no("start")

@@ -14,7 +14,8 @@ offerer's hand; a reveal (Wissen, Schöpfung) and card 21 in a hand are public.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.cards import Shuffler
 from ...core.cards import cards_of as _cards
@@ -59,11 +60,9 @@ def _nothing(state: PixmitState, *args: int) -> list[Any]:
     return []
 
 
-class PixmitState(State):
+class PixmitState(State["PixmitGame"]):
     """One position of a Pixmit game: hands, stack and what each seat knows, the round
     and turn, the offer in progress, vetoes and reveals, and the end (call and hunt)."""
-
-    game: PixmitGame
 
     #: Every field and how a copy treats it (``clone``, ``determinise``).
     FIELDS = StateFields(
@@ -87,11 +86,44 @@ class PixmitState(State):
     _views: PixmitViews | None = None
 
     # -- setup (§2) ---------------------------------------------------------------------
-    def __init__(self, game: PixmitGame, shuffler: Shuffler) -> None:
-        self.game = game
-        self.shuffler = shuffler
-        self.move_number = 0
-        n = game.num_players
+    def _copy(self, shuffler: Shuffler) -> PixmitState:
+        """A copy with ``shuffler`` as its chance (``FIELDS.copy_source``)."""
+        s = PixmitState(self.game, shuffler)
+        s.move_number = self.move_number
+        s.opening = self.opening
+        s.record_events = self.record_events
+        s.all_seats = self.all_seats
+        s.hands = self.hands[:]
+        s.stack = self.stack[:]
+        s.known = self.known[:]
+        s.holder21 = self.holder21
+        s.cards_version = self.cards_version
+        s.start = self.start
+        s.round = self.round
+        s.turn_index = self.turn_index
+        s.active = self.active
+        s.phase = self.phase
+        s.fresh = self.fresh
+        s.target = self.target
+        s.offer = self.offer
+        s.offer_cards = self.offer_cards
+        s.claims = self.claims[:]
+        s.vetoes = self.vetoes[:]
+        s.used_knowledge = self.used_knowledge
+        s.used_creation = self.used_creation
+        s.log = self.log[:]
+        s.reveals = self.reveals[:]
+        s.caller = self.caller
+        s.call_conds = self.call_conds[:]
+        s.hunt = self.hunt[:]
+        s.hunt_eligible = self.hunt_eligible[:]
+        s._actors = self._actors
+        return s
+
+    def _empty_fields(self) -> None:
+        """Every field of the game's own at its value before the deal (``empty``: a
+        new table, which a deal or a position fills)."""
+        n = self.game.num_players
         self.all_seats = (1 << n) - 1
         self.hands: list[int] = [0] * n
         #: The face-down stack, top card LAST (draw = pop, bottom = insert at 0).
@@ -129,7 +161,7 @@ class PixmitState(State):
     @classmethod
     def deal(cls, game: PixmitGame, shuffler: Shuffler) -> PixmitState:
         """§2: shuffle, pick the start player, deal 2 cards each from S clockwise."""
-        s = cls(game, shuffler)
+        s = cls.empty(game, shuffler)
         n = game.num_players
         order = shuffler.shuffled(range(C.NUM_CARDS))
         s.start = shuffler.seat(game.start_player, n)
@@ -178,11 +210,13 @@ class PixmitState(State):
         """The current phase's legal actions, for the seat it waits for (``PHASES``)."""
         if seat not in self._actors:
             return []
-        return self._LEGAL[self.phase](self, seat)
+        out: list[int] = self._LEGAL[self.phase](self, seat)
+        return out
 
     def _apply(self, seat: int, action: int) -> list[Event]:
         """The current phase's rule applies the action (``PHASES``)."""
-        return self._APPLY[self.phase](self, seat, action)
+        out: list[Event] = self._APPLY[self.phase](self, seat, action)
+        return out
 
     def _the_active(self) -> tuple[int, ...]:
         """The active seat A (§3 "Turn of player A")."""
@@ -375,46 +409,9 @@ class PixmitState(State):
         return self._discard(action - self.game.space.bottom_base)
 
     #: The turn structure: what each phase allows (``core/phases.py``).
-    PHASES = PhaseTable(Phase, {
-        Phase.TURN: Rule(
-            Who.TURN, actions=(Move.CALL, Move.KNOWLEDGE, Move.TARGET, Move.OFFER),
-            seats=_the_active, legal=_turn_actions, apply=_turn, why=_why_not_turn,
-            opens="§3: a turn begins (after the deal, a turn or a round's draws)",
-            closes="a call → over; the offer's cards → claim"),
-        Phase.CLAIM: Rule(
-            Who.TURN, actions=(Move.CLAIM,), seats=_the_active, legal=_claims_of,
-            apply=_claim, why=_why_not_claim, opens="§3.3: the offer's cards are laid down",
-            closes="the last card's announcement → response"),
-        Phase.RESPONSE: Rule(
-            Who.TURN, actions=(Move.ACCEPT, Move.VETO), seats=_the_target, legal=_responses,
-            apply=_respond, why=_why_not_respond, opens="§3.3: every card is announced",
-            closes="accept → return; veto → creation (A holds Schöpfung), messenger (2 "
-                   "players) or the draws (§3.6)"),
-        Phase.CREATION: Rule(
-            Who.TURN, actions=(Move.CREATION, Move.PASS), seats=_the_active,
-            legal=_creation_choices, apply=_create_or_pass, why=_why_not,
-            opens="§3.5: a veto, A holds 03, 20, 25 unused",
-            closes="Schöpfung → return; pass → the veto is resolved (§3.6)"),
-        Phase.RETURN: Rule(
-            Who.TURN, actions=(Move.RETURN,), seats=_the_target, legal=_returns,
-            apply=_give_back, why=_why_not, opens="§3.4: accepted (or Schöpfung, §3.5)",
-            closes="the swap → the next turn"),
-        Phase.MESSENGER: Rule(
-            Who.TURN, actions=(Move.MESSENGER,), seats=_the_target, legal=_messenger_cards,
-            apply=_send, why=_why_not, opens="§3.6: a veto stands with 2 players",
-            closes="the card → discard (A holds 7) or the next turn"),
-        Phase.DISCARD: Rule(
-            Who.TURN, actions=(Move.BOTTOM,), seats=_the_active, legal=_discards,
-            apply=_bottom, why=_why_not, opens="§3.7: A holds more than 6 cards",
-            closes="back to 6 cards → the next turn"),
-        Phase.OVER: Rule(Who.NOBODY, opens="§5: a call, or the silent end after round 3",
-                         closes="never"),
-    })
-    # The hot entry points index these (one handler per phase, from the table).
-    # the hot entry points index these instead of looking the rule up
-    _SEATS = PHASES.handlers("seats", _nobody)
-    _LEGAL = PHASES.handlers("legal", _nothing)
-    _APPLY = PHASES.handlers("apply", _nothing)
+    _SEATS: ClassVar[tuple[Callable[[PixmitState], tuple[int, ...]], ...]]
+    _LEGAL: ClassVar[tuple[Callable[[PixmitState, int], list[int]], ...]]
+    _APPLY: ClassVar[tuple[Callable[[PixmitState, int, int], list[Event]], ...]]
 
     # -- the rules of each step (§3) -----------------------------------------------------
     def _call(self) -> list[Event]:
@@ -718,3 +715,60 @@ class PixmitState(State):
     def determinise(self, seat: int, rng: random.Random) -> PixmitState:
         """Every card whose place ``seat`` does not know, resampled (``sampling.py``)."""
         return determinise(self, seat, rng)
+
+
+# The phase table and what the entry points index, set on the class once it exists (a
+# compiled class's body cannot name its own methods).
+PixmitState.PHASES = PhaseTable(Phase, {
+    Phase.TURN: Rule(
+        Who.TURN, actions=(Move.CALL, Move.KNOWLEDGE, Move.TARGET, Move.OFFER),
+        seats=PixmitState._the_active, legal=PixmitState._turn_actions, apply=PixmitState._turn,
+        why=PixmitState._why_not_turn,
+        opens="§3: a turn begins (after the PixmitState.deal, a turn or a round's draws)",
+        closes="a call → over; the offer's cards → claim"),
+    Phase.CLAIM: Rule(
+        Who.TURN, actions=(Move.CLAIM,), seats=PixmitState._the_active,
+        legal=PixmitState._claims_of,
+        apply=PixmitState._claim, why=PixmitState._why_not_claim,
+        opens="§3.3: the offer's cards are laid down",
+        closes="the last card's announcement → response"),
+    Phase.RESPONSE: Rule(
+        Who.TURN, actions=(Move.ACCEPT, Move.VETO), seats=PixmitState._the_target,
+        legal=PixmitState._responses,
+        apply=PixmitState._respond, why=PixmitState._why_not_respond,
+        opens="§3.3: every card is announced",
+        closes="accept → return; veto → creation (A holds Schöpfung), messenger (2 "
+               "players) or the draws (§3.6)"),
+    Phase.CREATION: Rule(
+        Who.TURN, actions=(Move.CREATION, Move.PASS), seats=PixmitState._the_active,
+        legal=PixmitState._creation_choices, apply=PixmitState._create_or_pass,
+        why=PixmitState._why_not,
+        opens="§3.5: a veto, A holds 03, 20, 25 unused",
+        closes="Schöpfung → return; pass → the veto is resolved (§3.6)"),
+    Phase.RETURN: Rule(
+        Who.TURN, actions=(Move.RETURN,), seats=PixmitState._the_target, legal=PixmitState._returns,
+        apply=PixmitState._give_back, why=PixmitState._why_not,
+        opens="§3.4: accepted (or Schöpfung, §3.5)",
+        closes="the swap → the next turn"),
+    Phase.MESSENGER: Rule(
+        Who.TURN, actions=(Move.MESSENGER,), seats=PixmitState._the_target,
+        legal=PixmitState._messenger_cards,
+        apply=PixmitState._send, why=PixmitState._why_not,
+        opens="§3.6: a veto stands with 2 players",
+        closes="the card → discard (A holds 7) or the next turn"),
+    Phase.DISCARD: Rule(
+        Who.TURN, actions=(Move.BOTTOM,), seats=PixmitState._the_active,
+        legal=PixmitState._discards,
+        apply=PixmitState._bottom, why=PixmitState._why_not,
+        opens="§3.7: A holds more than 6 cards",
+        closes="back to 6 cards → the next turn"),
+    Phase.OVER: Rule(Who.NOBODY, opens="§5: a call, or the silent end after round 3",
+                     closes="never"),
+})
+# The hot entry points index these (one handler per phase, from the table).
+PixmitState._SEATS = \
+    PixmitState.PHASES.handlers("seats", _nobody)
+PixmitState._LEGAL = \
+    PixmitState.PHASES.handlers("legal", _nothing)
+PixmitState._APPLY = \
+    PixmitState.PHASES.handlers("apply", _nothing)

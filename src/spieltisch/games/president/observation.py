@@ -123,7 +123,7 @@ class PresidentObserver(Observer):
                          passed, place, exchange, standing, played, hand, received,
                          gave_to, gave)
 
-    def write(self, state: PresidentState, seat: int, D: array) -> None:  # type: ignore[override]
+    def write(self, state: PresidentState, seat: int, D: array[float]) -> None:  # type: ignore[override]
         (round_, to_act, revolution, hand_size, pile_size, top, owner, passed, place,
          exchange, standing, played, hand, received, gave_to, gave) = self._offsets
         n = self.n
@@ -170,7 +170,7 @@ class PresidentObserver(Observer):
             D[gave_to + r] = 1.0
             _set_cards(D, gave, m)
 
-    def _standing_slots(self, scores: list[int], last_order: list[int]) -> array:
+    def _standing_slots(self, scores: list[int], last_order: list[int]) -> array[float]:
         """The standing's slots: the scores, then the roles of last round's order."""
         out = array("f", bytes(4 * self.standing_size))
         for s, x in enumerate(scores):
@@ -180,7 +180,7 @@ class PresidentObserver(Observer):
         return out
 
 
-def _set_cards(D: array, first: int, m: int) -> None:
+def _set_cards(D: array[float], first: int, m: int) -> None:
     """Set slot ``first + c`` for each card (or seat) c in mask ``m``."""
     first -= 1  # bit c has bit_length c + 1
     while m:

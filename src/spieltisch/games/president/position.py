@@ -117,7 +117,7 @@ def read(game: PresidentGame, f: Fields, shuffler: Shuffler) -> PresidentState:
     _check_phase(phase, scores, hands, to_move, pile, finished, last_order, rev, played,
                  exchange)
 
-    state = PresidentState(game, shuffler)
+    state = PresidentState.empty(game, shuffler)
     state.round, state.phase, state.rev = round_, phase, rev
     state.hands = [mask_of(h) for h in hands]
     state.scores = scores
@@ -128,6 +128,7 @@ def read(game: PresidentGame, f: Fields, shuffler: Shuffler) -> PresidentState:
         state.top_rank, state.owner = C.rank_of(pile.top[0]), pile.owner
         state.passed = mask_of(pile.passed)
     if phase is Phase.PLAY:
+        assert to_move is not None  # _check_phase refuses a play phase without one
         state.to_move = to_move
     elif phase is Phase.EXCHANGE:
         state.to_move = last_order[-1]  # the Beggar leads after the exchange (§2.1)

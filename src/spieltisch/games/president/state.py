@@ -8,9 +8,10 @@ never wild; a pass is permanent for the pile; four of a kind toggles the revolut
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from enum import Enum, IntEnum
 from operator import getitem
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.cards import Shuffler, cards_of
 from ...core.fields import Copy, StateFields
@@ -112,10 +113,8 @@ def _nothing(state: PresidentState, *args: int) -> list[Any]:
     return []
 
 
-class PresidentState(State):
+class PresidentState(State["PresidentGame"]):
     """One position of a President game: hands and scores, the pile, the exchange."""
-
-    game: PresidentGame
 
     #: Every field and how a copy treats it (``clone``, ``determinise``).
     FIELDS = StateFields(
@@ -129,11 +128,36 @@ class PresidentState(State):
         ceiling=Copy.LIST, played=Copy.VALUE,
     )
 
-    def __init__(self, game: PresidentGame, shuffler: Shuffler) -> None:
-        n = game.num_players
-        self.game = game
-        self.shuffler = shuffler
-        self.move_number = 0
+    def _copy(self, shuffler: Shuffler) -> PresidentState:
+        """A copy with ``shuffler`` as its chance (``FIELDS.copy_source``)."""
+        s = PresidentState(self.game, shuffler)
+        s.move_number = self.move_number
+        s.opening = self.opening
+        s.record_events = self.record_events
+        s.hands = self.hands[:]
+        s.scores = self.scores[:]
+        s.round = self.round
+        s.phase = self.phase
+        s.rev = self.rev
+        s.pile_size = self.pile_size
+        s.top_rank = self.top_rank
+        s.top_cards = self.top_cards
+        s.owner = self.owner
+        s.passed = self.passed
+        s.to_move = self.to_move
+        s.finished = self.finished[:]
+        s.last_order = self.last_order[:]
+        s.exchange = [y.copy() for y in self.exchange]
+        s.gave = [y.copy() for y in self.gave]
+        s.received = self.received[:]
+        s.ceiling = self.ceiling[:]
+        s.played = self.played
+        return s
+
+    def _empty_fields(self) -> None:
+        """Every field of the game's own at its value before the deal (``empty``: a
+        new table, which a deal or a position fills)."""
+        n = self.game.num_players
         self.hands = [0] * n
         self.scores = [START_POINTS] * n
         self.round = 0
@@ -161,7 +185,7 @@ class PresidentState(State):
     @classmethod
     def deal_first(cls, game: PresidentGame, shuffler: Shuffler) -> PresidentState:
         """§2.1: round 1's leader is random (or the option's); then round 1 is dealt."""
-        s = cls(game, shuffler)
+        s = cls.empty(game, shuffler)
         leader = shuffler.seat(game.first_leader, game.num_players)
         opening: list[Event] = []
         s._start_round(leader, opening)
@@ -231,19 +255,22 @@ class PresidentState(State):
         """The seat the current phase waits for (``PHASES``)."""
         if self.phase is PLAY:
             return (self.to_move,)
-        return self._SEATS[self.phase](self)
+        out: tuple[int, ...] = self._SEATS[self.phase](self)
+        return out
 
     def _legal_actions(self, seat: int) -> list[int]:
         """The current phase's legal actions of ``seat`` (``PHASES``)."""
         if self.phase is PLAY:
             return self._plays(self.hands[seat]) if seat == self.to_move else []
-        return self._LEGAL[self.phase](self, seat)
+        out: list[int] = self._LEGAL[self.phase](self, seat)
+        return out
 
     def _apply(self, seat: int, action: int) -> list[Event]:
         """The current phase's rule applies the action (``PHASES``)."""
         if self.phase is PLAY:
             return self._play(seat, action)
-        return self._APPLY[self.phase](self, seat, action)
+        out: list[Event] = self._APPLY[self.phase](self, seat, action)
+        return out
 
     def _not_your_turn(self, seat: int) -> Check | None:
         """One seat acts at a time (§2.4, §3): the reason when it is not ``seat``."""
@@ -392,24 +419,9 @@ class PresidentState(State):
         return illegal(N_("not higher than the top of the pile"))
 
     #: The turn structure: what each phase allows (``core/phases.py``).
-    PHASES = PhaseTable(Phase, {
-        Phase.EXCHANGE: Rule(
-            Who.TURN, actions=(Move.GIVE,), seats=_giver, legal=_gives_of, apply=_give,
-            why=_why_not_give, opens="§2.4: a round from round 2 on is dealt",
-            closes="the Prime Minister's give → play, the Beggar leads"),
-        Phase.PLAY: Rule(
-            Who.TURN, actions=(Move.PLAY_SET, Move.PASS), seats=_mover, legal=_plays_of,
-            apply=_play, why=_why_not_play,
-            opens="§2.5: round 1 is dealt, or the exchange is done",
-            closes="§5: one seat still holds cards → the next round's exchange, or over"),
-        Phase.OVER: Rule(Who.NOBODY, opens="§5: a seat has 0 points or fewer",
-                         closes="never"),
-    })
-    # The hot entry points index these (one handler per phase, from the table).
-    # the hot entry points index these instead of looking the rule up
-    _SEATS = PHASES.handlers("seats", _nobody)
-    _LEGAL = PHASES.handlers("legal", _nothing)
-    _APPLY = PHASES.handlers("apply", _nothing)
+    _SEATS: ClassVar[tuple[Callable[[PresidentState], tuple[int, ...]], ...]]
+    _LEGAL: ClassVar[tuple[Callable[[PresidentState, int], list[int]], ...]]
+    _APPLY: ClassVar[tuple[Callable[[PresidentState, int, int], list[Event]], ...]]
 
     def _next(self, actor: int, matched: bool, events: list[Event]) -> None:
         """Who moves next: the first eligible seat clockwise; a Match skips one (§3)."""
@@ -579,6 +591,31 @@ class PresidentState(State):
         """The cards ``seat`` cannot see, dealt anew (``sampling.py``)."""
         return determinise(self, seat, rng)
 
+
+# The phase table and what the entry points index, set on the class once it exists (a
+# compiled class's body cannot name its own methods).
+PresidentState.PHASES = PhaseTable(Phase, {
+    Phase.EXCHANGE: Rule(
+        Who.TURN, actions=(Move.GIVE,), seats=PresidentState._giver,
+        legal=PresidentState._gives_of, apply=PresidentState._give,
+        why=PresidentState._why_not_give, opens="§2.4: a round from round 2 on is dealt",
+        closes="the Prime Minister's give → play, the Beggar leads"),
+    Phase.PLAY: Rule(
+        Who.TURN, actions=(Move.PLAY_SET, Move.PASS), seats=PresidentState._mover,
+        legal=PresidentState._plays_of,
+        apply=PresidentState._play, why=PresidentState._why_not_play,
+        opens="§2.5: round 1 is dealt, or the exchange is done",
+        closes="§5: one seat still holds cards → the next round's exchange, or over"),
+    Phase.OVER: Rule(Who.NOBODY, opens="§5: a seat has 0 points or fewer",
+                     closes="never"),
+})
+# The hot entry points index these (one handler per phase, from the table).
+PresidentState._SEATS = \
+    PresidentState.PHASES.handlers("seats", _nobody)
+PresidentState._LEGAL = \
+    PresidentState.PHASES.handlers("legal", _nothing)
+PresidentState._APPLY = \
+    PresidentState.PHASES.handlers("apply", _nothing)
 
 # Re-exported for tests and bots.
 __all__ = ["EXCHANGE", "OVER", "PLAY", "PLAY_JK1", "PLAY_JK2", "Move", "Phase", "PresidentState",

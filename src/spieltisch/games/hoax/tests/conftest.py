@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from spieltisch import testing
-from spieltisch.core import CLOCK, get_spec
+from spieltisch.core import CLOCK, Game, get_spec
 from spieltisch.games.hoax.cards import CHIP_NAMES, IDENTITY_CODES, IDENTITY_NAMES
+from spieltisch.games.hoax.observation import HoaxObserver
 from spieltisch.games.hoax.phases import WINDOWS, Phase
-from spieltisch.games.hoax.state import HoaxState
+from spieltisch.games.hoax.state import HoaxGame, HoaxState
 from spieltisch.testing import act, legal_texts
 
 __all__ = ["act", "legal_texts"]  # (shared helpers, imported by the tests from here)
 
 P1, P2, P3, P4, P5, P6 = range(6)
+
+
+def hoax_game(n: int, options: dict[str, Any] | None = None) -> HoaxGame:
+    """``get_spec("hoax").configure(n, options)``, typed as the game's own class."""
+    return cast(HoaxGame, get_spec("hoax").configure(n, options))
+
+
+def observer(game: Game) -> HoaxObserver:
+    """``game.observer()``, typed as HOAX's own observer."""
+    return cast(HoaxObserver, game.observer())
 
 
 def deck_for(identities: list[str]) -> list[str]:

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from spieltisch.bots.base import RandomBot
 from spieltisch.core import get_spec
 from spieltisch.games.hoax.bot import HeuristicBot
+from spieltisch.games.hoax.state import HoaxState
 from spieltisch.runner import play_out
 
 
 def test_heuristic_games_end_in_sensible_length() -> None:
     game = get_spec("hoax").configure(6)
     for g in range(20):
-        s = game.new_state(seed=g)
+        s = cast(HoaxState, game.new_state(seed=g))
         play_out(s, [HeuristicBot(game, i, g * 10 + i) for i in range(6)], random.Random(g))
         assert s.is_over() and s.turns < 400
 
@@ -44,15 +46,15 @@ def test_a_log_read_again_is_not_counted_again() -> None:
 
     game = get_spec("hoax").configure(6)
     for seed in range(40):
-        s = game.new_state(seed=seed)
+        s = cast(HoaxState, game.new_state(seed=seed))
         bots = [HeuristicBot(game, i, i) for i in range(6)]
         rng = random.Random(seed)
-        earlier = None
+        earlier: HoaxState | None = None
         while not s.is_over():
             step(s, bots, rng)
             official = [e for e in s.log if e[0] == "vote" and e[4]]
             if earlier is None and s.phase != "over" and s.log:
-                earlier = s.clone()  # a shorter log of the same round
+                earlier = cast(HoaxState, s.clone())  # a shorter log of the same round
             if official and earlier is not None and earlier.round_no == s.round_no:
                 break
             if earlier is not None and earlier.round_no != s.round_no:
@@ -83,7 +85,7 @@ def test_a_rounds_doubts_are_kept_even_when_the_bot_looks_again_rounds_later() -
 
     game = get_spec("hoax").configure(4)
     for seed in range(60):
-        s = game.new_state(seed=seed)
+        s = cast(HoaxState, game.new_state(seed=seed))
         bots = [RandomBot(game, i, seed * 10 + i, react_p=0.3) for i in range(4)]
         rng = random.Random(seed)
         views: dict[int, dict] = {}  # round -> the last view of seat 0 in that round
@@ -122,7 +124,7 @@ def test_heuristic_beats_random() -> None:
         hs = g % 5
         bots = [HeuristicBot(game, i, g * 10 + i) if i == hs else RandomBot(game, i, g * 10 + i)
                 for i in range(5)]
-        s = game.new_state(seed=g)
+        s = cast(HoaxState, game.new_state(seed=g))
         play_out(s, bots, random.Random(g))
         wins += s.winner == hs
     assert wins > 35  # random play would win about 20

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import cast
 
 import pytest
 
@@ -16,7 +17,7 @@ from spieltisch.games.hoax.state import HoaxState
 from spieltisch.games.hoax.views import HoaxViews
 from spieltisch.runner import step
 
-from .conftest import P1, P2, P3, P4, P5, P6, act, close_all, edited, new_state
+from .conftest import P1, P2, P3, P4, P5, P6, act, close_all, edited, hoax_game, new_state
 
 
 def check_invariants(s: HoaxState) -> None:
@@ -50,7 +51,7 @@ def test_random_games_keep_the_invariants(n):
     game = get_spec("hoax").configure(n)
     lengths = []
     for g in range(150):
-        s = game.new_state(seed=g)
+        s = cast(HoaxState, game.new_state(seed=g))
         bots = [RandomBot(game, i, g * 10 + i, react_p=0.3) for i in range(n)]
         rng = random.Random(g)
         tp = list(s.tp)
@@ -104,7 +105,7 @@ def test_determinisation_respects_covers_shows_and_proofs():
     act(s, P3, "show monk merchant")
     # a justified doubt on P4 as Thief; a wrong accusation of P5 as Farmer (by P2)
     s = edited(s, {P4: {"doubt_covered": ["thief"]}, P5: {"proven_not": ["farmer"]}})
-    seen = {p: set() for p in range(6)}
+    seen: dict[int, set[int]] = {p: set() for p in range(6)}
     for i in range(300):
         d = s.determinise(P1, random.Random(i))
         assert d.card[P1] == s.card[P1]
@@ -127,7 +128,7 @@ def test_determinisation_respects_covers_shows_and_proofs():
 def test_nobody_sees_another_identity_before_the_reveal():
     game = get_spec("hoax").configure(5)
     for g in range(20):
-        s = game.new_state(seed=g)
+        s = cast(HoaxState, game.new_state(seed=g))
         bots = [RandomBot(game, i, i, react_p=0.3) for i in range(5)]
         rng = random.Random(g)
         while not s.is_over() and s.round_no == 1:
@@ -155,9 +156,9 @@ def test_views_built_from_caches_equal_fresh_ones_and_share_unchanged_parts(n):
     shows) between calls: they must give the JSON text of a view built by a fresh
     ``HoaxViews`` (no caches, no memos), and a seat's record stays the same object
     while its public fields stay equal."""
-    game = get_spec("hoax").configure(n)
+    game = hoax_game(n)
     for g in range(8):
-        s = game.new_state(seed=g)
+        s = cast(HoaxState, game.new_state(seed=g))
         bots = [RandomBot(game, i, g * 10 + i, react_p=0.3) for i in range(n)]
         rng = random.Random(g)
         old_view, old_fields = None, None
@@ -168,7 +169,7 @@ def test_views_built_from_caches_equal_fresh_ones_and_share_unchanged_parts(n):
                 fresh = {**HoaxViews(game).view(s, seat), **s.common_view(seat)}
                 assert json.dumps(v, sort_keys=True) == json.dumps(fresh, sort_keys=True)
             fields = [_public_fields(s, p) for p in range(n)]
-            if old_view is not None:
+            if old_view is not None and old_fields is not None:
                 for p in range(n):
                     if fields[p] == old_fields[p]:
                         assert v["seats"][p] is old_view["seats"][p]
@@ -180,10 +181,10 @@ def test_views_taken_now_and_then_equal_fresh_ones():
     """The caches must also be right when views are rare: a round's log that outgrew
     the last viewed one of the round before (the log view once kept the old round's
     entries then)."""
-    game = get_spec("hoax").configure(4)
+    game = hoax_game(4)
     checked_rounds = set()
     for g in range(30):
-        s = game.new_state(seed=g)
+        s = cast(HoaxState, game.new_state(seed=g))
         bots = [RandomBot(game, i, g * 10 + i) for i in range(4)]
         rng = random.Random(g)
         while not s.is_over():

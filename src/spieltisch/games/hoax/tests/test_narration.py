@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import cast
 
 import pytest
 
@@ -315,6 +316,7 @@ def test_bought_information_is_told_only_to_buyer_and_shower():
          "Anna zahlt 1 Trio an die Bank; Ben muss 1 falsche Identität zeigen.",
          "Anna betaalt 1 trio aan de bank; Ben moet 1 valse identiteit tonen.")
     show = only(steps["show"], "show")
+    reader: int | None
     for reader in (ANNA, BEN):
         says(t, show, "Ben secretly shows Anna 1 false identity: Thief (dief).",
              "Ben zeigt Anna heimlich 1 falsche Identität: Dieb (dief).",
@@ -490,18 +492,21 @@ def assert_clean(text: str) -> None:
 @cache
 def random_games() -> tuple[tuple[HoaxState, tuple[Event, ...], tuple[dict, ...]], ...]:
     """Seeded random games at every player count: their events, and views at moments."""
-    out = []
+    out: list[tuple[HoaxState, tuple[Event, ...], tuple[dict, ...]]] = []
     for n in (4, 5, 6, 8):
         game = get_spec("hoax").configure(n)
         for seed in (0, 1):
-            state = game.new_state(seed=seed)
+            state = cast(HoaxState, game.new_state(seed=seed))
             bots = [RandomBot(game, s, 10 * seed + s, react_p=0.4) for s in range(n)]
             rng = random.Random(seed)
             events: list[Event] = []
             views: list[dict] = []
             moves = 0
+            def record(_s: int, _a: int, evs: list[Event], out: list[Event] = events) -> None:
+                out.extend(evs)
+
             while not state.is_over():
-                step(state, bots, rng, lambda _s, _a, evs, out=events: out.extend(evs))
+                step(state, bots, rng, record)
                 moves += 1
                 if moves % 40 == 0 or state.is_over():
                     views += [state.view(s) for s in (None, *range(n))]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -12,7 +12,7 @@ from spieltisch.core import get_spec
 from spieltisch.games.hoax.cards import CHIP_NAMES, CHIPS_PER_TYPE, IDENTITY_NAMES
 from spieltisch.games.hoax.observation import LOG_SLOTS, HoaxObserver
 
-from .conftest import P1, P2, P3, P4, P5, P6, act, edited, new_state
+from .conftest import P1, P2, P3, P4, P5, P6, act, edited, hoax_game, new_state, observer
 
 
 def random_states(n: int, games: int, seed: int = 0):
@@ -42,8 +42,8 @@ def reduced(view: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize("n", [4, 6, 8])
 def test_the_observation_is_a_function_of_the_view(n):
-    game = get_spec("hoax").configure(n)
-    obs = game.observer()  # writes the live state after every action, as an env does
+    game = hoax_game(n)
+    obs = observer(game)  # writes the live state after every action, as an env does
     fresh = HoaxObserver(game)  # forgets its caches before each write
     other = HoaxObserver(game)  # writes determinisations
     by_view: dict[str, bytes] = {}
@@ -78,7 +78,7 @@ def test_the_observation_is_a_function_of_the_view(n):
 @pytest.mark.parametrize("n", [4, 8])
 def test_slots_match_the_view(n):
     game = get_spec("hoax").configure(n)
-    obs = game.observer()
+    obs = observer(game)
     states = [s.clone() for k, s in enumerate(random_states(n, 8, seed=n)) if k % 7 == 0]
     for k, s in enumerate(states[::max(1, len(states) // 60)]):
         seat = k % n
@@ -135,7 +135,7 @@ def test_slots_match_the_view(n):
 
 def test_a_doubted_claim_in_the_slots():
     s = new_state(["thief", "monk", "judge", "merchant", "magician", "farmer"])
-    obs = s.game.observer()
+    obs = observer(s.game)
     act(s, P1, "baron takegold")
     act(s, P6, "doubt")
     act(s, P2, "vote doubt")
@@ -170,7 +170,7 @@ def test_shown_identities_are_private():
     s = new_state(["baron", "monk", "judge", "merchant", "magician", "farmer"],
                   covers=["monk", "baron", "baron", "baron", "baron", "baron"])
     s = edited(s, {P1: {"trios": 2}})
-    obs = s.game.observer()
+    obs = observer(s.game)
     act(s, P1, "buy 2 2")
     act(s, P3, "show monk merchant")
     assert obs.named(obs.observe(s, P1), "shown_to_me.") == {
@@ -186,7 +186,7 @@ def test_shown_identities_are_private():
 
 def test_layout():
     game = get_spec("hoax").configure(6)
-    obs = game.observer()
+    obs = observer(game)
     assert game.observer() is obs
     assert len(set(obs.labels)) == obs.size
     assert obs.labels[obs.public_size] == "identity=baron"
@@ -195,14 +195,15 @@ def test_layout():
             "log[-8].got=wine", "claims.seat0=farmer", "pending.action.count"} <= numeric
     assert "seat3.covered=monk" not in numeric
     # the layout depends only on the configuration
-    assert HoaxObserver(get_spec("hoax").configure(6)).labels == obs.labels
-    assert len(HoaxObserver(get_spec("hoax").configure(8)).labels) > obs.size
+    assert HoaxObserver(hoax_game(6)).labels == obs.labels
+    assert len(HoaxObserver(hoax_game(8)).labels) > obs.size
 
 
 def test_the_env_uses_it():
     from spieltisch.rl import raw_env
+    from spieltisch.rl.encoding import StateEncoder
 
     e = raw_env("hoax")
-    assert isinstance(e.encoder.observer, HoaxObserver)
+    assert isinstance(cast(StateEncoder, e.encoder).observer, HoaxObserver)
     assert raw_env("hoax", observation="view").encoder is not e.encoder
     assert IDENTITY_NAMES[0] == "baron"

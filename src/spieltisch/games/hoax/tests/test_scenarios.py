@@ -7,6 +7,7 @@ import pytest
 from spieltisch.core import IllegalAction
 from spieltisch.games.hoax.cards import IDENTITY_NAMES
 from spieltisch.games.hoax.phases import Phase
+from spieltisch.games.hoax.state import HoaxState
 
 from .conftest import (
     P1,
@@ -133,7 +134,7 @@ def test_7_enchant_takes_all_loose_chips_not_trios():
     assert chips(s, P2) == {"gold": 0, "wine": 0, "grain": 0, "trios": 1}
 
 
-def _harvest_convicted(fine_type: str = "grain") -> object:
+def _harvest_convicted(fine_type: str = "grain") -> HoaxState:
     """§8.8: P1 harvests to 3 loose grain; P2 declares it illegal, P3 fines."""
     s = new_state(["farmer", "baron", "judge", "monk", "thief", "merchant"])
     s = set_chips(s, P1, grain=1)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+from typing import cast
 
 import pytest
 
-from spieltisch.bots.base import Observation, RandomBot
+from spieltisch.bots.base import Bot, Observation, RandomBot
 from spieltisch.core import IllegalAction, get_spec
 from spieltisch.games.hockey.bot import HeuristicBot
 from spieltisch.games.hockey.cards import CODES, JACK, OVERTIME_DEALS, RANK, REGULAR_DEALS
@@ -104,10 +105,10 @@ def test_deal_schedules_use_the_whole_deck():
 
 
 def test_first_dealer_is_random_unless_chosen():
-    dealers = {GAME.new_state(seed=s).dealer for s in range(20)}
+    dealers = {cast(HockeyState, GAME.new_state(seed=s)).dealer for s in range(20)}
     assert dealers == {0, 1}
     fixed = get_spec("hockey").configure(2, {"first_dealer": 1})
-    assert {fixed.new_state(seed=s).dealer for s in range(10)} == {1}
+    assert {cast(HockeyState, fixed.new_state(seed=s)).dealer for s in range(10)} == {1}
 
 
 def test_action_text_forms():
@@ -121,7 +122,7 @@ def test_action_text_forms():
 
 
 def test_views_show_exactly_what_a_seat_may_know():
-    s = GAME.new_state(seed=4)
+    s = cast(HockeyState, GAME.new_state(seed=4))
     rng = random.Random(4)
     for _ in range(30):
         s.apply(s.to_move, rng.choice(s.legal_actions(s.to_move)))
@@ -142,7 +143,7 @@ def test_views_show_exactly_what_a_seat_may_know():
 
 
 def test_determinise_resamples_only_the_unseen_cards():
-    s = GAME.new_state(seed=8)
+    s = cast(HockeyState, GAME.new_state(seed=8))
     rng = random.Random(8)
     for _ in range(17):
         s.apply(s.to_move, rng.choice(s.legal_actions(s.to_move)))
@@ -167,12 +168,12 @@ def test_heuristic_bot_plays_legal_cards_and_beats_random():
     wins = 0
     games = 200
     for g in range(games):
-        s = GAME.new_state(seed=g)
+        s = cast(HockeyState, GAME.new_state(seed=g))
         me = g % 2
-        bots = [None, None]
+        bots: list[Bot | None] = [None, None]
         bots[me] = HeuristicBot(GAME, me, seed=g)
         bots[1 - me] = RandomBot(GAME, 1 - me, seed=g)
-        play_out(s, bots, random.Random(g))
+        play_out(s, cast(list[Bot], bots), random.Random(g))
         wins += s.winner == me
     assert wins / games > 0.85
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 from array import array
-from typing import Any
+from typing import Any, cast
 
 from spieltisch.core import get_spec
 from spieltisch.games.hockey.cards import CODES, RANKS
@@ -22,11 +22,11 @@ def play(games: int, seed: int) -> list[HockeyState]:
     """Every state of random games (overtime included: ties after period 3 are common)."""
     game = get_spec("hockey").configure(2, {})
     rng = random.Random(seed)
-    out = []
+    out: list[HockeyState] = []
     for g in range(games):
-        s = game.new_state(seed=seed * 1000 + g)
+        s = cast(HockeyState, game.new_state(seed=seed * 1000 + g))
         while True:
-            out.append(s.clone())
+            out.append(cast(HockeyState, s.clone()))
             if s.is_over():
                 break
             seat = s.to_act()[0]

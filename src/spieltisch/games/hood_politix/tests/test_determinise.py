@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import cast
 
 from spieltisch.bots.base import RandomBot
 from spieltisch.core import Verdict, get_spec
 from spieltisch.core.cards import cards_of
 from spieltisch.games.hood_politix import cards as C
+from spieltisch.games.hood_politix.state import HoodPolitixState
 from spieltisch.runner import step
 
 
 def _mid_round(seed: int = 3, actions: int = 25):
     game = get_spec("hood_politix").configure(4)
-    state = game.new_state(seed=seed)
+    state = cast(HoodPolitixState, game.new_state(seed=seed))
     rng = random.Random(seed)
     bots = [RandomBot(game, s, seed + s) for s in range(4)]
     for _ in range(actions):
@@ -26,7 +28,7 @@ def _mid_round(seed: int = 3, actions: int = 25):
 
 def test_real_games_never_hold_unordered_cards():
     game = get_spec("hood_politix").configure(4)
-    state = game.new_state(seed=1)
+    state = cast(HoodPolitixState, game.new_state(seed=1))
     rng = random.Random(1)
     bots = [RandomBot(game, s, s) for s in range(4)]
     for _ in range(400):
@@ -89,7 +91,7 @@ def test_sample_plays_to_the_end_with_the_same_rng_twice():
         rng = random.Random(seed)
         s = state.determinise(1, rng)
         bots = [RandomBot(game, p, 40 + p) for p in range(4)]
-        out = []
+        out: list[tuple] = []
         step_rng = random.Random(2)
         while not s.is_over() and len(out) < 300:
             step(s, bots, step_rng)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -96,8 +97,8 @@ def test_heuristic_bot_beats_random():
 def test_one_on_one_mic_drop_window():
     """§9.7: the last finisher without Mic Drop; the remaining player accuses or passes."""
     for how in ("accuse", "pass", "clock"):
-        s = load_position(position("G7", {0: ["G3"], 1: ["Y1", "Y2", "Y3"]}, exact=(0, 1),
-                                   players=2))
+        s = cast(HoodPolitixState, load_position(
+            position("G7", {0: ["G3"], 1: ["Y1", "Y2", "Y3"]}, exact=(0, 1), players=2)))
         act(s, 0, "play G3")
         assert s.phase is Phase.MIC_DROP_WINDOW and s.to_act() == (1,)
         if how == "accuse":
@@ -174,5 +175,7 @@ def test_politix_pause_and_limit():
 def test_rules_md_shows_the_phase_table_of_the_code():
     """The phase table in ``rules.md`` is the one the rules consult (``PHASES``)."""
     text = (Path(__file__).parents[1] / "rules.md").read_text(encoding="utf-8")
-    assert HoodPolitixState.PHASES.markdown() in text
-    assert [p.label for p, _rule in HoodPolitixState.PHASES] == list(PHASE_NAMES)
+    table = HoodPolitixState.PHASES
+    assert table is not None
+    assert table.markdown() in text
+    assert [p.label for p, _rule in table] == list(PHASE_NAMES)

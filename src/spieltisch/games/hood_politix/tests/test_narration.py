@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from typing import cast
 
 import pytest
 
@@ -14,6 +15,7 @@ from spieltisch.core import CLOCK, Event, IllegalAction, Verdict, get_spec
 from spieltisch.core.game import State, translate_reason
 from spieltisch.games.hood_politix import cards as C
 from spieltisch.games.hood_politix.narration import Narrator
+from spieltisch.games.hood_politix.state import HoodPolitixState
 from spieltisch.guides import guide_text
 from spieltisch.i18n import LANGUAGES
 from spieltisch.narration import board, describe, narrate
@@ -191,7 +193,8 @@ def test_bluffs_and_a_thrown_in_action_card():
 def test_a_round_and_the_game_end_with_a_mic_drop():
     game = get_spec("hood_politix").configure(2, {"first_dealer": 1, "min_rounds": 1})
     start = C.CARD_CODES[C.first_of_kind(C.ALL_CARDS, C.KIND_INDEX["G7"])]
-    s = game.new_state(seed=1, deck=[c for c in C.CARD_CODES if c != start][:12] + [start])
+    s = cast(HoodPolitixState, game.new_state(
+        seed=1, deck=[c for c in C.CARD_CODES if c != start][:12] + [start]))
     s = arrange(s, {A: ["G3"], B: ["Y1", "Y2", "Y3"]})
     view = s.view(A)
     assert board(game, view, NAMES[:2], "en", A) == "\n".join([
@@ -298,9 +301,10 @@ def attempts(state, seat: int) -> list[int]:
     return out
 
 
-def random_game(n: int, seed: int) -> Iterator[tuple[State, list[Event]]]:
+def random_game(n: int, seed: int) -> Iterator[tuple[HoodPolitixState, list[Event]]]:
     """A seeded game of random legal moves, some faulty attempts and running clocks."""
-    state = get_spec("hood_politix").configure(n, {"min_rounds": 2}).new_state(seed=seed)
+    game = get_spec("hood_politix").configure(n, {"min_rounds": 2})
+    state = cast(HoodPolitixState, game.new_state(seed=seed))
     rng = random.Random(seed)
     while not state.is_over():
         r = rng.random()
@@ -319,7 +323,8 @@ def random_game(n: int, seed: int) -> Iterator[tuple[State, list[Event]]]:
         yield state, state.apply(seat, action)
 
 
-def played(state: State, moves: list[tuple[int, str]]) -> Iterator[tuple[State, list[Event]]]:
+def played(state: HoodPolitixState, moves: list[tuple[int, str]]
+           ) -> Iterator[tuple[HoodPolitixState, list[Event]]]:
     """``moves`` as (seat, action text); the seat ``CLOCK`` lets the first deadline pass."""
     for seat, text in moves:
         if seat == CLOCK:
@@ -328,14 +333,15 @@ def played(state: State, moves: list[tuple[int, str]]) -> Iterator[tuple[State, 
             yield state, act(state, seat, text)
 
 
-def one_on_one(hands: dict[int, list[str]]) -> State:
+def one_on_one(hands: dict[int, list[str]]) -> HoodPolitixState:
     game = get_spec("hood_politix").configure(2, {"first_dealer": 1})
     start = C.CARD_CODES[C.first_of_kind(C.ALL_CARDS, C.KIND_INDEX["G7"])]
-    s = game.new_state(seed=1, deck=[c for c in C.CARD_CODES if c != start][:12] + [start])
+    s = cast(HoodPolitixState, game.new_state(
+        seed=1, deck=[c for c in C.CARD_CODES if c != start][:12] + [start]))
     return arrange(s, hands)
 
 
-def scripted() -> Iterator[tuple[State, list[Event]]]:
+def scripted() -> Iterator[tuple[HoodPolitixState, list[Event]]]:
     """The rarer events and their variants, each built on purpose (§8 scenarios)."""
     yield from played(new_table("G7", {A: ["GDL"], B: ["Y50"]}),
                       [(A, "play GDL 1"), (B, "play Y50")])  # a blocked Deal

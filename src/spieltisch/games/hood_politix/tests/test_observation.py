@@ -7,13 +7,21 @@ import random
 from array import array
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any, cast
 
 import pytest
 
-from spieltisch.core import get_spec
+from spieltisch.core import Game, get_spec
 from spieltisch.games.hood_politix.cards import KIND_CODES
+from spieltisch.games.hood_politix.game import HoodPolitixGame
 from spieltisch.games.hood_politix.observation import HoodPolitixObserver
 from spieltisch.games.hood_politix.state import HoodPolitixState
+
+
+def _observer(game: Game) -> HoodPolitixObserver:
+    """``game.observer()``, typed as the game's own observer."""
+    return cast(HoodPolitixObserver, game.observer())
+
 
 CONFIGS = [(2, {}), (4, {}), (8, {}), (3, {"min_rounds": 1, "hand_size": 5})]
 
@@ -23,7 +31,7 @@ def _walk(n: int, options: dict, seed: int, steps: int) -> Iterator[HoodPolitixS
     are frequent and deadlines sometimes pass early, so pauses, open faults and expired
     timers occur, not only turns."""
     game = get_spec("hood_politix").configure(n, options)
-    state = game.new_state(seed=seed)
+    state = cast(HoodPolitixState, game.new_state(seed=seed))
     rng = random.Random(seed)
     for _ in range(steps):
         yield state
@@ -48,7 +56,7 @@ def test_the_observation_is_a_function_of_the_view(n, options):
     cannot see redealt, the draw pile reshuffled) is observed alike: nothing hidden
     leaks. Different views give different observations, too."""
     game = get_spec("hood_politix").configure(n, options)
-    observer = game.observer()
+    observer = _observer(game)
     rng = random.Random(n)
     by_view: dict[str, bytes] = {}
     by_obs: dict[tuple[int, bytes], str] = {}
@@ -77,7 +85,7 @@ def _carried(view: dict) -> dict:
 
 def _decode(observer: HoodPolitixObserver, D: array, seat: int) -> dict:
     """The view rebuilt from the observation alone (and the configuration)."""
-    game = observer.game
+    game = cast(HoodPolitixGame, observer.game)
     n = game.num_players
     labels = observer.labels
     on = {labels[i]: x for i, x in enumerate(D) if x}
@@ -105,7 +113,7 @@ def _decode(observer: HoodPolitixObserver, D: array, seat: int) -> dict:
     pause = one("pause=")
     faults = sorted((s, f) for s in range(n) for f in names(f"open_fault.seat{s}="))
     finish = sorted((int(p), s) for s in range(n) for p in names(f"finish.seat{s}="))
-    v = {
+    v: dict[str, Any] = {
         "game": "hood_politix",
         "round": value("round", game.min_rounds),
         "min_rounds": game.min_rounds,
@@ -165,7 +173,7 @@ def test_the_view_can_be_rebuilt_from_the_observation(n, options):
     """Every part of the view, exactly: the observation loses nothing the view shows
     (the function-of-the-view test above shows it adds nothing)."""
     game = get_spec("hood_politix").configure(n, options)
-    observer = game.observer()
+    observer = _observer(game)
     parts: Counter[str] = Counter()
     for seed in (0, 1):
         for i, state in enumerate(_walk(n, options, seed, 2400 // n)):
@@ -184,7 +192,7 @@ def test_the_view_can_be_rebuilt_from_the_observation(n, options):
 
 def test_layout_names_every_kind_and_seat():
     game = get_spec("hood_politix").configure(4)
-    observer = game.observer()
+    observer = _observer(game)
     assert observer is game.observer()  # one per game object
     labels = observer.labels
     assert len(set(labels)) == len(labels) == observer.size
@@ -197,7 +205,7 @@ def test_layout_names_every_kind_and_seat():
         *(f"hand_size.seat{s}" for s in range(4)),
         *(f"politix_left.seat{s}" for s in range(4)), "draw_pile", "discard_pile",
         "stack.amount"]
-    assert get_spec("hood_politix").configure(8).observer().size > observer.size
+    assert _observer(get_spec("hood_politix").configure(8)).size > observer.size
 
 
 def test_a_stacked_deal_gives_exact_slots():
@@ -207,7 +215,7 @@ def test_a_stacked_deal_gives_exact_slots():
             "G1", "G2", "G3", "G4", "G5",     # seat 1 (the dealer)
             "GDU", "O4"]                      # a Deuce is buried, O4 starts the pile
     state = game.new_state(seed=0, deck=deck)
-    observer = game.observer()
+    observer = _observer(game)
     D = observer.observe(state, 0)
     lab = observer.labels
     on = {lab[i]: D[i] for i in range(observer.size) if D[i]}
@@ -222,13 +230,16 @@ def test_a_stacked_deal_gives_exact_slots():
 
 def test_the_rl_env_uses_it():
     from spieltisch.rl import raw_env
+    from spieltisch.rl.encoding import StateEncoder
 
     e = raw_env("hood_politix", 3)
-    assert isinstance(e.encoder.observer, HoodPolitixObserver)
+    encoder = cast(StateEncoder, e.encoder)
+    assert isinstance(encoder.observer, HoodPolitixObserver)
     e.reset(seed=2)
     agent = e.agent_selection
     seat = e.possible_agents.index(agent)
     obs = e.observe(agent)["observation"]
-    mine = e.encoder.observer.observe(e.game_state, seat)
-    assert obs[:e.encoder.observer.size].tolist() == mine.tolist()
-    assert obs[e.encoder.seat_slot + seat] == 1.0
+    assert e.game_state is not None
+    mine = encoder.observer.observe(e.game_state, seat)
+    assert obs[:encoder.observer.size].tolist() == mine.tolist()
+    assert obs[encoder.seat_slot + seat] == 1.0

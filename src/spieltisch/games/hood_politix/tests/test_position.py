@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -62,7 +62,7 @@ def test_the_example_is_a_real_position():
     written = played.position()["state"]
     assert written == {**EXAMPLE["state"], "draw": written["draw"]}
     assert len(written["draw"]) == 103
-    loaded = load_position(EXAMPLE)
+    loaded = cast(HoodPolitixState, load_position(EXAMPLE))
     assert loaded.full_view() == played.full_view()
     assert loaded.position()["state"] == written
     assert loaded.to_act() == (A,) and loaded.view(B)["pause"] == {"kind": "politix",
@@ -195,5 +195,5 @@ def test_more_contradictions(edit, seat, message):
 
 
 def test_a_state_built_from_a_position_is_pending_as_written():
-    s = load_position(PUZZLE)
+    s = cast(HoodPolitixState, load_position(PUZZLE))
     assert s.status[0] == PENDING and s.pending == 0 and size(s, 0) == 0

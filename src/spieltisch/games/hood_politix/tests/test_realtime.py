@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import cast
 
 import pytest
 
@@ -12,6 +13,7 @@ from spieltisch.cli.realtime import RealtimeTable, play_realtime, uses_realtime
 from spieltisch.cli.terminal import Table
 from spieltisch.core import CLOCK, IllegalAction, Verdict, get_spec
 from spieltisch.games.hood_politix import cards as C
+from spieltisch.games.hood_politix.state import HoodPolitixState
 from spieltisch.replay import Replay
 
 from .test_scenarios import CC, A, B, act, new_table, position, size
@@ -46,6 +48,7 @@ def bots_game(seed: int) -> tuple[RealtimeTable, list[str], float]:
     """A 3-player, one-round game of bots that are often slow or forgetful, played on
     an injected clock that jumps to each moment something is due."""
     game = get_spec("hood_politix").configure(3, {"min_rounds": 1})
+    lines: list[str]
     clock, lines = Clock(), []
     table = RealtimeTable(game, None, heuristic_bots(game, None, seed), seed, lines.append,
                           mistake_rate=0.3, clock=clock)
@@ -77,6 +80,7 @@ def test_human_input_is_judged():
     """Each line the human types is judged against the state at that moment: legal
     actions are applied, faults applied with their penalty, unreadable text refused."""
     game = get_spec("hood_politix").configure(4)
+    lines: list[str]
     clock, lines = Clock(), []
     table = RealtimeTable(game, 0, heuristic_bots(game, 0, 6), 6, lines.append, clock=clock,
                           names=NAMES)
@@ -158,7 +162,7 @@ def test_the_move_timer_resumes_after_a_pause_with_the_time_it_had_left():
     lines: list[str] = []
     table = RealtimeTable(start.game, None, [None] * 4, 1, lines.append,
                           clock=lambda: now[0], start=start)
-    game, st = table.game, table.state
+    game, st = table.game, cast(HoodPolitixState, table.state)
 
     def tick(t: float) -> None:  # the runner's loop at time t: a deadline, if one is due
         now[0] = t

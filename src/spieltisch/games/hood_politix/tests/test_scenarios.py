@@ -9,7 +9,7 @@ cards form the draw pile below them.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -419,9 +419,9 @@ def test_5_1_throwing_in_an_action_card_is_a_fault():
 
 def finished_d(**state: Any) -> HoodPolitixState:
     """D has finished (1st); A holds G3 G4, B a G5."""
-    return load_position(position("G7", {A: ["G3", "G4"], B: ["G5"]}, exact=(A, D),
-                                  finish_order=[D], seats={D: {"status": "finished"}},
-                                  **state))
+    return cast(HoodPolitixState, load_position(
+        position("G7", {A: ["G3", "G4"], B: ["G5"]}, exact=(A, D), finish_order=[D],
+                 seats={D: {"status": "finished"}}, **state)))
 
 
 def test_5_2_a_finished_player_may_accuse():

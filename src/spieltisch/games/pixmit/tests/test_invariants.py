@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import cast
 
 import pytest
 
@@ -16,7 +17,7 @@ from .reference import best
 
 def play(n: int, mode: str, seed: int, check) -> S.PixmitState:
     game = get_spec("pixmit").configure(n, {"mode": mode})
-    state = game.new_state(seed=seed)
+    state = cast(S.PixmitState, game.new_state(seed=seed))
     rng = random.Random(seed)
     while not state.is_over():
         seat = state.to_act()[0]
@@ -92,7 +93,7 @@ def test_random_game_invariants(n, mode):
 
 def test_hands_grow_two_four_six_without_vetoes():
     game = get_spec("pixmit").configure(4)
-    state = game.new_state(seed=1)
+    state = cast(S.PixmitState, game.new_state(seed=1))
     sizes = []
     while not state.is_over():
         seat = state.to_act()[0]
@@ -108,7 +109,7 @@ def test_knowledge_look_is_private():
     """Wissen: the look at the top two cards is in the user's view only."""
     for seed in range(400):
         game = get_spec("pixmit").configure(3)
-        state = game.new_state(seed=seed)
+        state = cast(S.PixmitState, game.new_state(seed=seed))
         rng = random.Random(seed)
         while not state.is_over():
             seat = state.to_act()[0]
@@ -130,7 +131,7 @@ def test_knowledge_look_is_private():
 
 def test_offered_cards_hidden_from_target_and_others():
     game = get_spec("pixmit").configure(3)
-    state = game.new_state(seed=4)
+    state = cast(S.PixmitState, game.new_state(seed=4))
     seat = state.to_act()[0]
     target = [a for a in state.legal_actions(seat) if a >= 6][0]  # target, then cards
     state.apply(seat, target)
@@ -145,7 +146,7 @@ def test_determinise_respects_beginner_claims():
     game = get_spec("pixmit").configure(4, {"mode": "beginner"})
     rng = random.Random(0)
     for seed in range(60):
-        state = game.new_state(seed=seed)
+        state = cast(S.PixmitState, game.new_state(seed=seed))
         while not state.is_over() and state.phase is not Phase.RESPONSE:
             seat = state.to_act()[0]
             state.apply(seat, rng.choice(state.legal_actions(seat)))
@@ -185,7 +186,7 @@ def test_views_from_caches_equal_fresh_views(n):
     for mode in ("pro", "beginner"):
         for seed in range(15):
             game = get_spec("pixmit").configure(n, {"mode": mode})
-            state = game.new_state(seed=seed)
+            state = cast(S.PixmitState, game.new_state(seed=seed))
             rng = random.Random(seed)
             while True:
                 for seat in [*range(n), None]:
@@ -194,8 +195,9 @@ def test_views_from_caches_equal_fresh_views(n):
                     if seat is None:
                         continue
                     mine = state.known[seat]
-                    places = [(p, x) for p, h in enumerate(state.hands) if p != seat
-                              for x in range(C.NUM_CARDS) if (h & mine) >> x & 1]
+                    places: list[tuple] = [
+                        (p, x) for p, h in enumerate(state.hands) if p != seat
+                        for x in range(C.NUM_CARDS) if (h & mine) >> x & 1]
                     top = len(state.stack) - 1
                     places += [("stack", top - i, x) for i, x in enumerate(state.stack)
                                if mine >> x & 1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import cast
 
 import pytest
 
@@ -205,7 +206,7 @@ def creation_offer() -> PixmitState:
 
 def test_schoepfung_overrules_a_veto_or_the_veto_stands():
     state = creation_offer()
-    other = state.clone()
+    other = cast(PixmitState, state.clone())
     [creation] = play(state, SEAT_A, "creation")
     assert told(state, creation, C_) == {
         "en": "Anna reveals Schöpfung (03 Die Mond-Priesterin (Schriftrolle), 20 Die "
@@ -456,7 +457,7 @@ def scripted_games() -> list[tuple[PixmitState, list[Event]]]:
 
 
 def seeded_games() -> list[tuple[PixmitState, list[Event]]]:
-    out = []
+    out: list[tuple[PixmitState, list[Event]]] = []
     for n in (2, 3, 4):
         for seed in range(4):
             mode = ("pro", "beginner")[seed % 2]
@@ -524,7 +525,9 @@ def play_out(state: PixmitState, rng: random.Random, use_creation: bool,
         elif rng.random() < 0.15:
             action = rng.choice(legal)
         else:
-            action = bots[seat].act(Observation(state, seat))
+            chosen = bots[seat].act(Observation(state, seat))
+            assert chosen is not None  # the game waits for this seat
+            action = chosen
         if step % 4 == 0:
             check_moment(state)
         step += 1

@@ -12,17 +12,23 @@ from __future__ import annotations
 import json
 import random
 from array import array
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
 
-from spieltisch.core import get_spec
+from spieltisch.core import Game, get_spec
 from spieltisch.games.pixmit import cards as C
 from spieltisch.games.pixmit.observation import PixmitObserver
 from spieltisch.games.pixmit.state import PixmitState
 from spieltisch.games.pixmit.terms import Phase
 from spieltisch.games.pixmit.tests.helpers import rearranged
+
+
+def observer(game: Game) -> PixmitObserver:
+    """``game.observer()``, typed as the game's own observer."""
+    return cast(PixmitObserver, game.observer())
+
 
 CONFIGS = [(2, "pro"), (2, "beginner"), (3, "pro"), (4, "pro"), (4, "beginner")]
 
@@ -40,14 +46,14 @@ def play(n: int, mode: str, games: int, seed: int) -> list[PixmitState]:
     ...) are taken half of the time they are legal, so that rare turns occur."""
     game = get_spec("pixmit").configure(n, {"mode": mode})
     rng = random.Random(seed)
-    out = []
+    out: list[PixmitState] = []
     for g in range(games):
-        s = game.new_state(seed=seed * 1000 + g)
+        s = cast(PixmitState, game.new_state(seed=seed * 1000 + g))
         if g % 2:
             deal = SPECIAL_DEALS[g // 2 % 2]
             s = rearranged(s, {p: deal[(p + g // 4) % 4] for p in range(n)})
         while True:
-            out.append(s.clone())
+            out.append(cast(PixmitState, s.clone()))
             if s.is_over():
                 break
             seat = s.to_act()[0]
@@ -77,6 +83,9 @@ def decode(obs: PixmitObserver, D: array) -> dict[str, Any]:
         assert len(names) <= 1, (prefix, names)
         return names[0] if names else None
 
+    def one_int(prefix: str) -> int:  # ``int(one(prefix))``: a slot that is set
+        return int(cast(str, one(prefix)))
+
     def count(label: str, scale: float) -> int:
         value = num[label] * scale
         assert abs(value - round(value)) < 1e-3, (label, value)
@@ -84,8 +93,8 @@ def decode(obs: PixmitObserver, D: array) -> dict[str, Any]:
 
     seat_or = lambda text: int(text) if text is not None and text.isdigit() else text  # noqa: E731
     view: dict[str, Any] = {
-        "mode": one("mode"), "round": int(one("round")),
-        "start_player": int(one("start_player")), "active": int(one("active")),
+        "mode": one("mode"), "round": one_int("round"),
+        "start_player": one_int("start_player"), "active": one_int("active"),
         "phase": one("phase"), "to_act": [int(p) for p in on.get("to_act", [])],
         "may_call": "may_call" in on,
         "hand_sizes": [count(f"hand_size.seat{p}", 6) for p in range(n)],
@@ -95,21 +104,21 @@ def decode(obs: PixmitObserver, D: array) -> dict[str, Any]:
         "creation_used": [f"creation_used.seat{p}" in on for p in range(n)],
     }
     reveals = []
-    for name, kind, cards in (("knowledge", C.K_KNOWLEDGE, C.KNOWLEDGE),
-                              ("creation", C.K_CREATION, C.CREATION)):
+    for name, set_kind, cards in (("knowledge", C.K_KNOWLEDGE, C.KNOWLEDGE),
+                                  ("creation", C.K_CREATION, C.CREATION)):
         for p in range(n):
             if num[f"reveal.{name}.seat{p}.move"]:
                 move = count(f"reveal.{name}.seat{p}.move", 27 * n + 1) - 1
-                reveals.append({"seat": p, "set": kind, "cards": C.card_codes(cards),
+                reveals.append({"seat": p, "set": set_kind, "cards": C.card_codes(cards),
                                 "move": move})
     view["reveals"] = sorted(reveals, key=lambda r: r["move"])
     if "offer_target" in on:
-        view["offer_target"] = int(one("offer_target"))
+        view["offer_target"] = one_int("offer_target")
     view["offer"] = None
     if "offer" in on:
-        k = int(one("offer.k"))
+        k = one_int("offer.k")
         claims = [one(f"offer.claim[{i}]") for i in range(2)]
-        view["offer"] = {"from": view["active"], "to": int(one("offer.to")), "k": k,
+        view["offer"] = {"from": view["active"], "to": one_int("offer.to"), "k": k,
                          "claims": [c for c in claims if c is not None]}
         if "offer.cards" in on:
             view["offer"]["cards"] = on["offer.cards"]
@@ -141,7 +150,7 @@ def decode(obs: PixmitObserver, D: array) -> dict[str, Any]:
     view["log"] = log
     if view["phase"] == "over":
         scores = [count(f"final.score.seat{p}", 150) for p in range(n)]
-        ranks = [int(one(f"final.rank.seat{p}")) for p in range(n)]
+        ranks = [one_int(f"final.rank.seat{p}") for p in range(n)]
         caller = seat_or(one("final.caller"))
         winner = seat_or(one("final.winner"))
         view["final"] = {
@@ -183,8 +192,9 @@ def test_the_observation_shows_exactly_the_view(n, mode):
     """Decoding every seat's observation gives back its view (all slots checked)."""
     # (seed n + 1: with the two-action offer, seed n's 2-player pro sample has no hunt)
     states = play(n, mode, games=12, seed=n + 1)
-    obs = states[0].game.observer()
-    kinds, phases = set(), set()
+    obs = observer(states[0].game)
+    kinds: set[str] = set()
+    phases: set[str] = set()
     for s in states:
         for seat in range(n):
             assert decode(obs, obs.observe(s, seat)) == shown(s, seat)
@@ -202,7 +212,7 @@ def test_the_observation_is_a_function_of_the_view(n, mode):
     """Equal views give equal observations, and resampling what the seat cannot see
     (``determinise``) changes nothing."""
     states = play(n, mode, games=15, seed=10 + n)
-    obs = states[0].game.observer()
+    obs = observer(states[0].game)
     rng = random.Random(n)
     seen: dict[str, bytes] = {}
     for i, s in enumerate(states):
@@ -225,10 +235,10 @@ def test_the_kept_blocks_follow_the_state(n):
     on (the RL environment's pattern: one state, one seat observed per step), and a
     clone or a determinised copy that carries them gets its own."""
     game = get_spec("pixmit").configure(n, {})
-    obs = game.observer()
+    obs = observer(game)
     rng = random.Random(n)
     for g in range(6):
-        s = game.new_state(seed=g)
+        s = cast(PixmitState, game.new_state(seed=g))
         if g % 2:
             s = rearranged(s, {p: SPECIAL_DEALS[g // 2 % 2][p] for p in range(n)})
         while True:
@@ -238,7 +248,8 @@ def test_the_kept_blocks_follow_the_state(n):
             if s.is_over():
                 break
             if rng.random() < 0.2:
-                branch = s.clone() if rng.random() < 0.5 else s.determinise(seats[0], rng)
+                branch = cast(PixmitState, s.clone() if rng.random() < 0.5
+                              else s.determinise(seats[0], rng))
                 legal = branch.legal_actions(seats[0])
                 branch.apply(seats[0], legal[-1])
                 for p in range(n):
@@ -252,7 +263,7 @@ def test_slots_of_a_dealt_state():
     """A fresh 4-player deal, seat by seat: the main slots hold exactly the view."""
     game = get_spec("pixmit").configure(4, {"mode": "beginner", "start_player": 2})
     s = game.new_state(seed=1)
-    obs = game.observer()
+    obs = observer(game)
     label = {name: i for i, name in enumerate(obs.labels)}
     for seat in range(4):
         D = obs.observe(s, seat)
@@ -279,14 +290,17 @@ def test_slots_of_a_dealt_state():
 def test_the_env_uses_the_observer():
     pytest.importorskip("pettingzoo")
     from spieltisch.rl import raw_env
+    from spieltisch.rl.encoding import StateEncoder
 
     e = raw_env("pixmit", 3)
-    assert isinstance(e.encoder.observer, PixmitObserver)
-    assert e.encoder.observer is e.game.observer()
+    encoder = cast(StateEncoder, e.encoder)
+    assert isinstance(encoder.observer, PixmitObserver)
+    assert encoder.observer is e.game.observer()
     e.reset(seed=2)
     agent = e.agent_selection
     seat = e.possible_agents.index(agent)
     got = e.observe(agent)["observation"]
-    want = np.frombuffer(e.encoder.observer.observe(e.game_state, seat), dtype=np.float32)
+    assert e.game_state is not None
+    want = np.frombuffer(encoder.observer.observe(e.game_state, seat), dtype=np.float32)
     assert np.array_equal(got[:len(want)], want)
     assert got[len(want) + seat] == 1.0  # the header: the observing seat

@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
-from spieltisch.core import get_spec
+from spieltisch.core import Game, get_spec
 from spieltisch.games.president import cards as C
+from spieltisch.games.president.game import PresidentGame
+from spieltisch.games.president.observation import PresidentObserver
 from spieltisch.games.president.state import PresidentState
 from spieltisch.testing import act, edited, legal_texts
 
 __all__ = ["A", "B", "C_", "D", "act", "arrange", "deal_order", "legal_texts", "new_state"]
 
 A, B, C_, D = 0, 1, 2, 3
+
+
+def president_game(n: int, options: dict[str, Any] | None = None) -> PresidentGame:
+    """``get_spec("president").configure(n, options)``, typed as the game's own class."""
+    return cast(PresidentGame, get_spec("president").configure(n, options))
+
+
+def observer(game: Game) -> PresidentObserver:
+    """``game.observer()``, typed as President's own observer."""
+    return cast(PresidentObserver, game.observer())
 
 
 def deal_order(hands: dict[int, list[str]], n: int, leader: int) -> list[str]:

@@ -33,9 +33,10 @@ def test_estimate_is_the_standing_at_the_end_and_keeps_the_sum_of_scores():
     s = game.new_state(seed=3)
     rng = random.Random(3)
     while not s.is_over():
-        est = s.estimate()
+        est, standing = s.estimate(), s.standing()
+        assert est is not None and standing is not None
         assert len(est) == 5
-        assert abs(sum(est) - sum(s.standing())) < 1e-9  # centred: no points created
+        assert abs(sum(est) - sum(standing)) < 1e-9  # centred: no points created
         seat = s.to_act()[0]
         s.apply(seat, rng.choice(s.legal_actions(seat)))
     assert s.estimate() == s.standing()

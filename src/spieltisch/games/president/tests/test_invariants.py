@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from spieltisch.core import get_spec
-from spieltisch.games.president.state import Phase, role_points
+from spieltisch.games.president.state import Phase, PresidentState, role_points
 
 from .conftest import C_ as C
 from .conftest import A, B, act, new_state
@@ -16,7 +17,7 @@ def test_deals_scores_and_turn_order_over_random_games():
     for n in range(4, 9):
         game = get_spec("president").configure(n)
         for g in range(150):
-            s = game.new_state(seed=g)
+            s = cast(PresidentState, game.new_state(seed=g))
             rng = random.Random(g)
             total = 50 * n
             while not s.is_over():
@@ -37,6 +38,7 @@ def test_deals_scores_and_turn_order_over_random_games():
                     assert not s.passed >> s.to_move & 1, "a passed player is never asked"
             assert min(s.scores) <= 0 < max(s.scores) + 1
             r = s.result()
+            assert r.winner is not None
             assert r.scores[r.winner] == max(r.scores)
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+from typing import cast
 
 import pytest
 
 from spieltisch.core import get_spec
 from spieltisch.games.president.observation import PresidentObserver
 
-from .conftest import C_, A, B, D, act, new_state
+from .conftest import C_, A, B, D, act, new_state, observer, president_game
 
 
 def random_states(n: int, games: int, seed: int = 0, skip_rule: bool = False):
@@ -27,8 +28,8 @@ def random_states(n: int, games: int, seed: int = 0, skip_rule: bool = False):
 
 @pytest.mark.parametrize("n", [4, 5, 6, 7, 8])
 def test_the_observation_is_a_function_of_the_view(n):
-    game = get_spec("president").configure(n, {"skip_rule": n % 2 == 1})
-    obs = game.observer()  # writes the live state after every action, as an env does
+    game = president_game(n, {"skip_rule": n % 2 == 1})
+    obs = observer(game)  # writes the live state after every action, as an env does
     other = PresidentObserver(game)  # writes determinisations and fresh clones
     by_view: dict[str, bytes] = {}
     by_obs: dict[tuple[int, bytes], str] = {}
@@ -58,7 +59,7 @@ def test_the_observation_is_a_function_of_the_view(n):
 @pytest.mark.parametrize("n", [4, 6])
 def test_slots_match_the_view(n):
     game = get_spec("president").configure(n, {})
-    obs = game.observer()
+    obs = observer(game)
     cards = set(game.card_codes)
     seen = set()
     for k, s in enumerate(random_states(n, 2, seed=n)):
@@ -105,7 +106,7 @@ def test_slots_match_the_view(n):
 def test_a_pile_and_a_revolution_in_the_slots():
     s = new_state({A: ["5C", "5D", "5H", "5S", "9C"], B: ["7C", "7D", "7H", "7S"],
                    C_: ["JK1"]})
-    obs = s.game.observer()
+    obs = observer(s.game)
     act(s, A, "play 5C 5D 5H 5S")  # four of a kind: revolution
     act(s, B, "pass")
     out = obs.observe(s, C_)
@@ -128,7 +129,7 @@ def test_a_pile_and_a_revolution_in_the_slots():
 
 def test_the_exchange_in_the_slots():
     s = new_state({}, n=4)
-    obs = s.game.observer()
+    obs = observer(s.game)
     rng = random.Random(0)
     while s.round == 1:  # play out round 1 at random
         p = s.to_act()[0]
@@ -157,7 +158,7 @@ def test_the_exchange_in_the_slots():
 
 def test_layout():
     game = get_spec("president").configure(5, {})
-    obs = game.observer()
+    obs = observer(game)
     assert game.observer() is obs
     assert len(set(obs.labels)) == obs.size
     numeric = {obs.labels[i] for i in obs.numeric}
@@ -171,14 +172,14 @@ def test_layout():
     assert obs.labels[hand:hand + 54] == [f"hand={c}" for c in game.card_codes]
     assert obs.labels[-1] == "gave=JK2"
     # the layout depends only on the configuration
-    assert PresidentObserver(get_spec("president").configure(5, {})).labels == obs.labels
-    assert "role.seat0=citizen" not in PresidentObserver(
-        get_spec("president").configure(4, {})).labels
+    assert PresidentObserver(president_game(5, {})).labels == obs.labels
+    assert "role.seat0=citizen" not in PresidentObserver(president_game(4, {})).labels
 
 
 def test_the_env_uses_it():
     from spieltisch.rl import raw_env
+    from spieltisch.rl.encoding import StateEncoder
 
     e = raw_env("president")
-    assert isinstance(e.encoder.observer, PresidentObserver)
+    assert isinstance(cast(StateEncoder, e.encoder).observer, PresidentObserver)
     assert raw_env("president", observation="view").encoder is not e.encoder

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from typing import cast
 
 import pytest
 
 from spieltisch.core import IllegalAction
-from spieltisch.games.president.state import Phase, role_points
+from spieltisch.games.president.state import Phase, PresidentState, role_points
 
 from .conftest import C_ as C
 from .conftest import A, B, D, act, arrange, legal_texts, new_state
@@ -129,7 +130,7 @@ def test_11_revolution_resets_at_round_start():
     game = get_spec("president").configure(4)
     seen = 0
     for seed in range(200):
-        s = game.new_state(seed=seed)
+        s = cast(PresidentState, game.new_state(seed=seed))
         rng = random.Random(seed)
         while not s.is_over() and seen < 3:
             seat = s.to_act()[0]

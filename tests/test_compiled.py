@@ -1,0 +1,114 @@
+"""The compiled build (issue 27, ``docs/performance.md``) against the pure-Python one.
+
+``scripts/test.sh`` builds it into ``build/compiled`` (``SPIELTISCH_COMPILE=1``) and runs
+the rules, conformance and ISMCTS tests on it; here both builds play the same seeded games
+in separate processes and must write identical records: every action, every legal list,
+every event as each seat sees it, the results, and ISMCTS's choices.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPILED = ROOT / "build" / "compiled"
+GAMES = ("hockey", "president", "pixmit", "hoax", "hood_politix")
+
+
+def records(games_per_game: int = 4, searches: int = 3) -> dict[str, str]:
+    """Per game, a digest of seeded random games and a few ISMCTS decisions."""
+    from spieltisch.bots.base import Observation
+    from spieltisch.bots.ismcts import ISMCTSBot
+    from spieltisch.core import registry
+
+    out = {}
+    for name in GAMES:
+        spec = registry.get_spec(name)
+        digest = hashlib.sha256()
+        for n in sorted({spec.min_players, spec.default_players, spec.max_players}):
+            game = spec.configure(n)
+            for seed in range(games_per_game):
+                state = game.new_state(seed=seed)
+                rng = random.Random(seed)
+                for e in state.opening:
+                    digest.update(json.dumps(e.full(), sort_keys=True).encode())
+                steps = 0
+                while not state.is_over() and steps < spec.max_actions:
+                    seats = state.may_act()
+                    seat = rng.choice(seats) if seats else -1
+                    legal = state.legal_actions(seat) if seat >= 0 else []
+                    if legal:
+                        action = rng.choice(legal)
+                    else:
+                        deadline = state.deadlines()[0]
+                        seat, action = deadline.seat, deadline.action
+                    if steps % 7 == 0:
+                        state = state.clone()  # copies must play on the same
+                    events = state.apply(seat, action)
+                    digest.update(f"{seat}:{action}:{legal}".encode())
+                    for e in events:
+                        digest.update(json.dumps([e.for_seat(s) for s in range(n)],
+                                                 sort_keys=True, default=str).encode())
+                    steps += 1
+                digest.update(json.dumps(state.result().to_json()).encode())
+        game = spec.configure()
+        state = game.new_state(seed=7)
+        for i in range(searches):
+            seat = state.to_act()[0] if state.to_act() else state.may_act()[0]
+            bot = ISMCTSBot(game, seat, seed=i, budget=30)
+            action = bot.act(Observation(state, seat))
+            digest.update(f"ismcts {seat}:{action}".encode())
+            if action is None or state.is_over():
+                break
+            state.apply(seat, action)
+        out[name] = digest.hexdigest()
+    return out
+
+
+def _run(pythonpath: Path) -> dict[str, object]:
+    env = {**os.environ, "PYTHONPATH": str(pythonpath)}
+    done = subprocess.run([sys.executable, __file__], capture_output=True, text=True,
+                          env=env, cwd=str(ROOT), timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def test_both_builds_write_identical_records_in_every_game():
+    if not (COMPILED / "spieltisch").is_dir():
+        if os.environ.get("SPIELTISCH_REQUIRE_COMPILED"):
+            pytest.fail(f"no compiled build in {COMPILED} (scripts/test.sh builds it)")
+        pytest.skip("no compiled build (SPIELTISCH_COMPILE=1 pip install --target "
+                    "build/compiled .)")
+    pure, compiled = _run(ROOT / "src"), _run(COMPILED)
+    assert (pure["build"], compiled["build"]) == ("pure Python", "compiled (mypyc)")
+    assert compiled["records"] == pure["records"]
+    assert sorted(pure["records"]) == sorted(GAMES)
+
+
+def test_each_game_s_copy_is_written_from_its_fields():
+    """``_copy`` is the text ``FIELDS.copy_source`` gives (pure Python: the source)."""
+    import spieltisch
+    from spieltisch.core import registry
+
+    if spieltisch.compiled():
+        pytest.skip("the compiled build has no source to read")
+    for name in GAMES:
+        cls = type(registry.get_spec(name).configure().new_state(seed=0))
+        assert cls.FIELDS is not None
+        assert inspect.getsource(cls._copy) == cls.FIELDS.copy_source(cls.__name__), name
+
+
+if __name__ == "__main__":
+    import spieltisch
+
+    print(json.dumps({"build": spieltisch.build(), "records": records()}))
