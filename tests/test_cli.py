@@ -284,3 +284,13 @@ def test_replay_narrates_one_line_per_event(tmp_path):
     assert len(lines) == len(events) + game.num_players  # events, then the standings
     for line in lines:
         assert not any(ch in line for ch in "={}[]"), line
+
+
+def test_version_names_the_build():
+    """``--version`` says which build runs (issue 27: pure Python unless compiled)."""
+    import spieltisch
+
+    r = run("--version")
+    assert r.exit_code == 0
+    assert r.output == f"spieltisch {spieltisch.__version__}, {spieltisch.build()}\n"
+    assert spieltisch.build() == ("compiled (mypyc)" if spieltisch.compiled() else "pure Python")
