@@ -82,9 +82,6 @@ class StateFields:
         """The fields copied as ``kind``, in declaration order."""
         return [n for n, k in self.kinds.items() if k is kind]
 
-    def caches(self) -> list[str]:
-        return ["_legal_cache", *self.of(Copy.CACHE)]
-
     def copy_source(self, cls_name: str) -> str:
         """The ``_copy`` method of state class ``cls_name`` with these fields, as source
         text to paste into the class (4-space indent): a new state of the same game with

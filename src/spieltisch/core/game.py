@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from mypy_extensions import mypyc_attr
 
 from ..i18n import N_
-from .fields import Copy
+from .fields import Copy, StateFields
 from .options import Option, validate_options
 
 if TYPE_CHECKING:
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from ..i18n import Translator
     from ..narration import Narrator
     from .cards import Shuffler
-    from .fields import StateFields  # noqa: F401 (annotations)
     from .observation import Observer
     from .phases import PhaseTable
     from .position import Fields
