@@ -17,12 +17,18 @@ def _compiling() -> bool:
     return os.environ.get("SPIELTISCH_COMPILE", "") not in ("", "0")
 
 
+# setuptools answers these two by running setup.py, which imports mypyc when compiling:
+# before the build environment has it. The project has no setup_requires, so when
+# compiling the answer is mypy alone, without running setup.py (the build-system table
+# already brought setuptools and wheel).
 def get_requires_for_build_wheel(config_settings: dict[str, str] | None = None) -> list[str]:
-    extra = MYPYC if _compiling() else []
-    return [*_setuptools.get_requires_for_build_wheel(config_settings), *extra]
+    if _compiling():
+        return list(MYPYC)
+    return _setuptools.get_requires_for_build_wheel(config_settings)
 
 
 def get_requires_for_build_editable(config_settings: dict[str, str] | None = None
                                     ) -> list[str]:
-    extra = MYPYC if _compiling() else []
-    return [*_setuptools.get_requires_for_build_editable(config_settings), *extra]
+    if _compiling():
+        return list(MYPYC)
+    return _setuptools.get_requires_for_build_editable(config_settings)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Pure Python against the compiled build (issue 27), side by side in one run, with
-OpenSpiel's Crazy Eights driven from Python (``../shared/bench/peers.py``) measured in the
+OpenSpiel's Crazy Eights driven from Python (``benchmarks/peers.py``) measured in the
 same run as the yardstick.
 
 Build the compiled modules first (optimised: ``MYPYC_OPT_LEVEL`` 3, the default)::
@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-PEERS = ROOT.parent / "shared" / "bench" / "peers.py"
+PEERS = ROOT / "benchmarks" / "peers.py"
 
 
 def run(script: str, path: Path, args: list[str]) -> list[dict[str, Any]]:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ISMCTS simulations per second for every registered game, one process.
 
-Set-up as ``../shared/bench/peers.py`` measures OpenSpiel's ISMCTS: the bot sits in
+Set-up as ``benchmarks/peers.py`` measures OpenSpiel's ISMCTS: the bot sits in
 seat 0 with ``--sims`` simulations per decision against uniformly random opponents,
 the game driven by ``runner.step``; only its searched decisions (more than one
 option) are timed; sims/s = simulations / search time. Also printed: rollout actions
@@ -189,7 +189,7 @@ def main() -> int:
                    help="only these configurations (repeatable; default: all three)")
     p.add_argument("--profile", action="store_true",
                    help="also profile each game (random rollouts, full-round and --depth)")
-    p.add_argument("--peers", help="peers.json from ../shared/bench/peers.py: print ratios")
+    p.add_argument("--peers", help="peers.json from benchmarks/peers.py: print ratios")
     p.add_argument("--json", help="write the figures here")
     args = p.parse_args()
     names = args.game or game_names()

@@ -2,7 +2,7 @@
 """OpenSpiel's Python ISMCTS on ``spieltisch_hockey`` beside the same bot on OpenSpiel's
 own Hearts, simulations per second, in one process (needs the ``openspiel`` extra).
 
-The set-up is ``../shared/bench/peers.py``'s ``ismcts-py`` line: the bot in seat 0 with
+The set-up is ``benchmarks/peers.py``'s ``ismcts-py`` line: the bot in seat 0 with
 ``--sims`` simulations per decision, one random rollout per leaf (OpenSpiel's
 ``RandomRolloutEvaluator``), UCT constant 2, against uniformly random opponents; only
 its searched decisions (more than one legal action) are timed; sims/s = simulations /

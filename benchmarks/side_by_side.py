@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """ISMCTS simulations per second beside OpenSpiel's Python ISMCTS, in rounds.
 
-Each round runs ``../shared/bench/peers.py --only ismcts-py/hearts`` (in its own venv, see
-``../shared/bench/README.md``) and this project's ``benchmarks/ismcts.py`` line "random,
-depth=20" for one game, and prints both figures and their ratio. The machine's speed drifts
+Each round runs ``benchmarks/peers.py --only ismcts-py/hearts`` (OpenSpiel comes with the
+``bench`` extra; ``--peers-python`` runs it in another venv) and this project's
+``benchmarks/ismcts.py`` line "random, depth=20" for one game, and prints both figures and
+their ratio. The machine's speed drifts
 from minute to minute, so a ratio is only meaningful when both saw the same machine:
 
 * ``--mode concurrent`` (default) runs the two at the same time, each pinned to a core of
@@ -16,7 +17,7 @@ The last line gives the median ratio per game over the rounds.
 
     python benchmarks/side_by_side.py [--game hood_politix --game president]
         [--rounds 5] [--duration 30] [--mode concurrent|alternating]
-        [--peers-python ../peers-venv/bin/python] [--json out.json]
+        [--peers-python PYTHON] [--json out.json]
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PEERS = HERE.parent.parent / "shared" / "bench" / "peers.py"
+PEERS = HERE / "peers.py"
 
 
 def peer_command(python: str, duration: float, out: Path) -> list[str]:
@@ -93,17 +94,18 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--duration", type=float, default=30.0, help="seconds per measurement")
     p.add_argument("--mode", choices=("concurrent", "alternating"), default="concurrent")
-    p.add_argument("--peers-python", default=str(HERE.parent.parent / "peers-venv" / "bin"
-                                                 / "python"),
-                   help="the Python of the venv with open-spiel (../peers-venv)")
+    p.add_argument("--peers-python", default=sys.executable,
+                   help="the Python that has open-spiel (default: this one, with the "
+                        "'bench' extra)")
     p.add_argument("--json", help="write every round's figures here")
     args = p.parse_args()
-    if not PEERS.exists():
-        print(f"error: {PEERS} not found (it ships in ../shared/bench)", file=sys.stderr)
-        return 2
     if not Path(args.peers_python).exists():
-        print(f"error: {args.peers_python} not found; make the peers venv as "
-              "../shared/bench/README.md says", file=sys.stderr)
+        print(f"error: {args.peers_python} not found", file=sys.stderr)
+        return 2
+    if subprocess.run([args.peers_python, "-c", "import pyspiel"],
+                      capture_output=True).returncode != 0:
+        print(f"error: {args.peers_python} has no OpenSpiel: pip install -e '.[bench]'",
+              file=sys.stderr)
         return 2
     games = args.game or ["hood_politix", "president"]
     rounds: dict[str, list[dict[str, float]]] = {g: [] for g in games}

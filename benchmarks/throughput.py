@@ -7,7 +7,7 @@ has to act). No private fast path. A second figure ("with reactions") plays the
 same games through ``runner.step`` with ``RandomBot``s that also take their
 out-of-turn chances (throw-ins, doubts, accusations) with probability 0.1.
 Prints decisions/s and games/s per game and player count; with
-``--peers peers.json`` (from ../shared/bench/peers.py) it also prints the
+``--peers peers.json`` (from benchmarks/peers.py) it also prints the
 ratios to the peer engines measured on the same machine.
 
     python benchmarks/throughput.py [--duration 5] [--game president] [--json out.json]
@@ -94,7 +94,7 @@ def main() -> int:
     p.add_argument("--game", action="append", help="only these games (repeatable)")
     p.add_argument("--players", type=int, action="append", help="only these player counts")
     p.add_argument("--json", help="write the figures here")
-    p.add_argument("--peers", help="peers.json from ../shared/bench/peers.py, for ratios")
+    p.add_argument("--peers", help="peers.json from benchmarks/peers.py, for ratios")
     args = p.parse_args()
     rows = []
     for name in args.game or game_names():

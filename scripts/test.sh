@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Install everything the test suite needs, then lint, type-check and run the whole suite with
-# branch coverage of src/spieltisch (the server processes the tests start included) and print
-# it; then the rules, conformance and ISMCTS tests again on the compiled build (issue 27).
-# The whole suite runs in two parts: the engine tests on every core, then the rest alone.
+# Install everything the test suite needs, then lint, type-check and run the whole suite.
 # This is the README's second command; CI (.ci/run) runs exactly this. Arguments go to
-# pytest; the coverage floor (pyproject.toml) and the slow Pixmit check are for the whole suite.
+# pytest: naming tests (a path, -k, -m, --lf) runs just those, on the pure build.
+#
+# The whole suite, in parts (each part's seconds and the 25 slowest tests print at the end):
+#   1. the compiled build (docs/performance.md) made as the docs say, in a fresh virtualenv
+#      with build isolation, while mypy checks the types;
+#   2. every test but the serial and volume ones, on both cores, with branch coverage;
+#   3. the serial tests (servers, browsers, terminals, Ray; some measure time), alone,
+#      with coverage (the servers they start included);
+#   4. on the compiled build, without coverage: the rules (core, each game's scenarios and
+#      invariants) and the volume tests (many or long games: tests/cases.py), once;
+#   5. the coverage report, whose floor (pyproject.toml) fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # every phase's seconds go to build/test-times.tsv, each pytest part's tests to a JUnit
@@ -21,6 +28,7 @@ lap() {  # lap NAME: the seconds since the last lap, under NAME
     lap_start=$now
 }
 report() { echo "--junitxml=build/test-reports/$1.xml"; }
+
 python3 -m venv .venv
 # the browser tests (tests/browser) drive Debian's chromium; never let playwright download one
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null; then
@@ -34,11 +42,53 @@ fi
 lap install
 .venv/bin/ruff check .
 lap lint
-# the type check (pyproject.toml [tool.mypy]: strict for the core, the games and the bots)
+
+# The whole suite, unless the arguments name tests (a path, a test id) or pick some (-k, -m,
+# --lf); options alone (e.g. -p no:cacheprovider) still run everything.
+whole=1
+for arg in "$@"; do
+    case "$arg" in
+        -k | -m | --lf | --last-failed | --sw | --stepwise) whole=0 ;;
+        -*) ;;
+        *) if [ -e "${arg%%::*}" ]; then whole=0; fi ;;
+    esac
+done
+
+# The compiled build, exactly as docs/performance.md tells a user (SPIELTISCH_COMPILE=1 pip
+# install ., build isolation included) in a fresh virtualenv, at C optimisation 0 (it builds
+# twice as fast and runs the same code); build/compiled points at what it installed.
+build_compiled() {
+    rm -rf build/compiled build/compiled-venv
+    python3 -m venv build/compiled-venv
+    SPIELTISCH_COMPILE=1 MYPYC_OPT_LEVEL=0 build/compiled-venv/bin/pip install -q .
+    local said
+    said=$(build/compiled-venv/bin/spieltisch --version)
+    if [[ "$said" != *", compiled (mypyc)" ]]; then
+        echo "error: the compiled install says '$said', not 'compiled (mypyc)'"
+        return 1
+    fi
+    ln -s "$(build/compiled-venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" \
+        build/compiled
+}
+status=0
+if [ "$whole" = 1 ]; then
+    build_compiled > build/compiled.log 2>&1 &
+    compiling=$!
+fi
+# the type check (pyproject.toml [tool.mypy]: strict for the core, the games and the bots),
+# beside the compiled build, which is one core's work most of its time
 .venv/bin/mypy
 lap types
+if [ "$whole" = 1 ]; then
+    if ! wait "$compiling"; then
+        cat build/compiled.log
+        exit 1
+    fi
+    lap "compiled build (after the types)"
+    export SPIELTISCH_REQUIRE_COMPILED=1  # tests/test_compiled.py compares both builds
+fi
 
-# The storage tests run on PostgreSQL too (tests/server/test_store.py): here it must be
+# The storage tests run on PostgreSQL too (tests/server/conftest.py): here it must be
 # there, and a missing database fails the run instead of skipping those tests.
 .venv/bin/python - <<'EOF'
 import sys
@@ -55,46 +105,24 @@ except Exception as e:
 EOF
 export SPIELTISCH_REQUIRE_POSTGRES=1
 
-# The whole suite, unless the arguments name tests (a path, a test id) or pick some (-k, -m,
-# --lf); options alone (e.g. -p no:cacheprovider) still run everything.
-whole=1
-for arg in "$@"; do
-    case "$arg" in
-        -k | -m | --lf | --last-failed | --sw | --stepwise) whole=0 ;;
-        -*) ;;
-        *) if [ -e "${arg%%::*}" ]; then whole=0; fi ;;
-    esac
-done
-
-# The compiled build (issue 27, docs/performance.md): the same source compiled with mypyc
-# into build/compiled (C optimisation 0: it builds twice as fast and runs the same code).
-if [ "$whole" = 1 ]; then
-    rm -rf build/compiled
-    SPIELTISCH_COMPILE=1 MYPYC_OPT_LEVEL=0 .venv/bin/pip install -q --no-deps \
-        --no-build-isolation --target build/compiled .
-    lap "compiled build"
-    export SPIELTISCH_REQUIRE_COMPILED=1  # tests/test_compiled.py compares both builds
-fi
-
-status=0
 rm -f .coverage .coverage.*
 if [ "$whole" = 1 ]; then
-    # the engine tests on every core; then, alone, those that start servers, browsers,
-    # terminals or Ray, some of which measure time (the "serial" mark: tests/conftest.py)
-    .venv/bin/python -m coverage run -m pytest -n auto --dist worksteal -m "not serial" \
-        "$(report parallel)" "$@" || status=$?
-    lap "tests: engine, on every core"
+    .venv/bin/python -m coverage run -m pytest -n auto --dist worksteal \
+        -m "not serial and not volume" "$(report parallel)" "$@" || status=$?
+    lap "tests: engine and more, on every core"
     .venv/bin/python -m coverage run -m pytest -m serial "$(report serial)" "$@" \
         || status=$((status ? status : $?))
-    lap "tests: servers, browsers, terminals, Ray"
-    # the rules, conformance and ISMCTS tests again, on the compiled build
+    lap "tests: servers, browsers, terminals, Ray (alone)"
+    # the compiled build's own copy of each game's tests, so that they import it
     SPIELTISCH_EXPECT_COMPILED=1 PYTHONPATH=build/compiled .venv/bin/python -m pytest -q \
-        -n auto --dist worksteal -p no:cacheprovider -m "not serial" "$@" tests/test_core.py \
-        tests/test_conformance.py tests/test_positions.py tests/test_ismcts.py \
-        build/compiled/spieltisch/games/*/tests/test_scenarios.py \
-        build/compiled/spieltisch/games/*/tests/test_invariants.py "$(report compiled)" \
+        -n auto --dist worksteal -p no:cacheprovider -m "not serial" "$(report compiled)" \
+        "$@" tests/test_core.py build/compiled/spieltisch/games/*/tests/test_scenarios.py \
+        build/compiled/spieltisch/games/*/tests/test_invariants.py \
         || status=$((status ? status : $?))
-    lap "tests: compiled build"
+    SPIELTISCH_EXPECT_COMPILED=1 PYTHONPATH=build/compiled .venv/bin/python -m pytest -q \
+        -n auto --dist worksteal -p no:cacheprovider -m "volume and not serial" \
+        "$(report volume)" "$@" tests || status=$((status ? status : $?))
+    lap "tests: rules and volume, compiled, on every core"
 else
     .venv/bin/python -m coverage run -m pytest "$(report part)" "$@" || status=$?
     lap tests

@@ -7,7 +7,7 @@ import pytest
 #: Tests that run alone, after the rest (scripts/test.sh runs the rest on every core):
 #: they start servers, browsers, terminals or a Ray cluster, and some measure time.
 SERIAL_DIRS = {"server", "browser"}
-SERIAL_FILES = {"test_ray.py", "test_realtime_terminal.py"}
+SERIAL_FILES = {"test_ray.py", "test_realtime_terminal.py", "test_fresh_machine.py"}
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marks

@@ -75,7 +75,9 @@ def records(games_per_game: int = 4, searches: int = 3) -> dict[str, str]:
 
 
 def _run(pythonpath: Path) -> dict[str, object]:
-    env = {**os.environ, "PYTHONPATH": str(pythonpath)}
+    # compared, not measured: outside coverage each build plays three times as fast
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_PROCESS_")}
+    env["PYTHONPATH"] = str(pythonpath)
     done = subprocess.run([sys.executable, __file__], capture_output=True, text=True,
                           env=env, cwd=str(ROOT), timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]

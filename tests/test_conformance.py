@@ -9,6 +9,7 @@ import json
 import random
 
 import pytest
+from cases import player_cases, volume
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,12 +17,6 @@ from spieltisch.bots.base import Observation, RandomBot
 from spieltisch.core import IllegalAction, Verdict, Who, game_names, get_spec
 from spieltisch.replay import Replay
 from spieltisch.runner import play_out, step
-
-CASES = [(name, n) for name in game_names()
-         for n in sorted({get_spec(name).min_players, get_spec(name).default_players,
-                          get_spec(name).max_players})]
-IDS = [f"{name}-{n}p" for name, n in CASES]
-
 
 #: Random games per case, unless the action budget runs out first (long games, e.g.
 #: 8-player Hood Politix, then play fewer; the count is deterministic either way).
@@ -104,7 +99,7 @@ def assert_ranks_follow_the_rules(state) -> None:
         assert result.winner is not None, (name, result)
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_random_games_end_and_conserve_components(name, n):
     """Random games end within the bound; components never change; every step is legal."""
     game = get_spec(name).configure(n)
@@ -129,7 +124,8 @@ def test_random_games_end_and_conserve_components(name, n):
             break
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@volume
+@pytest.mark.parametrize("name,n", player_cases())
 def test_thousands_of_random_games(name, n):
     game = get_spec(name).configure(n)
     budget = ACTION_BUDGET
@@ -144,7 +140,7 @@ def test_thousands_of_random_games(name, n):
             break
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_replay_round_trip(name, n):
     """Same seed and actions give identical states and views; the replay file verifies."""
     game = get_spec(name).configure(n)
@@ -163,7 +159,7 @@ def test_replay_round_trip(name, n):
     assert snapshot(loaded.verify()) == snapshot(state)
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_same_seed_same_deal(name, n):
     game = get_spec(name).configure(n)
     assert snapshot(game.new_state(seed=3)) == snapshot(game.new_state(seed=3))
@@ -171,7 +167,7 @@ def test_same_seed_same_deal(name, n):
     assert len(deals) > 1, "different seeds should give different games"
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_every_legal_action_applies(name, n):
     for state in sample_states(name, n, games=3):
         for seat in state.may_act():
@@ -183,7 +179,7 @@ def test_every_legal_action_applies(name, n):
             assert state.may_act() or state.deadlines(), "nobody may act and no deadline runs"
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_clone_is_independent(name, n):
     for state in sample_states(name, n, games=2)[:30]:
         before = snapshot(state)
@@ -195,7 +191,7 @@ def test_clone_is_independent(name, n):
         assert snapshot(state) == before
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_action_forms_round_trip(name, n):
     game = get_spec(name).configure(n)
     for action in range(game.num_actions):
@@ -205,7 +201,7 @@ def test_action_forms_round_trip(name, n):
         assert isinstance(game.describe_action(action), str)
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_malformed_action_text_is_a_clear_error(name, n):
     game = get_spec(name).configure(n)
     for bad in ("", "frobnicate 99", 42, None, ["x"], "play ZZ9"):
@@ -214,7 +210,7 @@ def test_malformed_action_text_is_a_clear_error(name, n):
         assert str(e.value)
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_views_are_json_and_hide_what_determinisation_resamples(name, n):
     """Resampling what a seat cannot see changes neither its view nor its options."""
     rng = random.Random(5)
@@ -232,7 +228,7 @@ def test_views_are_json_and_hide_what_determinisation_resamples(name, n):
         json.dumps(state.full_view())
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_determinised_states_play_on(name, n):
     """A sampled state is a complete, playable game."""
     rng = random.Random(9)
@@ -245,7 +241,7 @@ def test_determinised_states_play_on(name, n):
         assert sample.is_over()
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_a_search_copy_plays_as_a_recorded_one(name, n):
     """A state that does not record events (``Observation.sample_state``'s) follows the
     same game as one that does: only the events returned differ (some may be left out)."""
@@ -276,7 +272,7 @@ def test_a_search_copy_plays_as_a_recorded_one(name, n):
             assert all(e.kind in rest for e in said), (said, recorded)
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_illegal_actions_leave_state_unchanged(name, n):
     """``judge`` and ``apply`` agree: an attempt judged legal or faulty applies, one judged
     illegal raises with the judge's reason and changes nothing."""
@@ -305,7 +301,7 @@ def test_illegal_actions_leave_state_unchanged(name, n):
     check()
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_declared_fields_cover_every_attribute(name, n):
     """A state class that declares its fields (``State.FIELDS``) declares every attribute
     its states hold, so that ``clone`` copies each as declared; copies hold no others."""
@@ -318,7 +314,7 @@ def test_declared_fields_cover_every_attribute(name, n):
             assert state.determinise(i % n, random.Random(i)).undeclared() == []
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_phase_table_agrees_with_who_acts(name, n):
     """A seat that may not act has no legal actions. A game with a phase table
     (``State.PHASES``) is always in one of its phases, and who acts matches the phase's

@@ -211,6 +211,7 @@ def test_bad_parameters_are_config_errors(bad):
 STRENGTH = [("hockey", 2, 10, 100, 65), ("pixmit", 4, 20, 300, 100)]
 
 
+@pytest.mark.volume  # many searched games: once, on the compiled build (tests/cases.py)
 @pytest.mark.parametrize("name,n,budget,games,needed", STRENGTH,
                          ids=[f"{x[0]}-{x[1]}p" for x in STRENGTH])
 def test_the_search_beats_random_players(name, n, budget, games, needed):

@@ -130,6 +130,7 @@ def test_identical_variants_on_the_same_seeds_are_identical_games():
     assert not comparison["significant"].any()
 
 
+@pytest.mark.volume  # 40 labs: once, on the compiled build (tests/cases.py)
 def test_identical_variants_show_no_difference_in_at_least_95_percent_of_40_runs():
     """Same rules, same deals, independent play (other bots' seeds): the paired tests
     with Holm's correction call a difference in at most 2 of 40 seeded runs."""

@@ -7,10 +7,11 @@ import json
 import random
 
 import pytest
-from test_conformance import CASES, IDS, random_bots, sample_states, snapshot
+from cases import player_cases
+from test_conformance import random_bots, sample_states, snapshot
 
 from spieltisch import load_position
-from spieltisch.core import ConfigError, IllegalAction, get_spec
+from spieltisch.core import ConfigError, IllegalAction, game_names, get_spec
 from spieltisch.core.position import FORMAT, VERSION, rng_from_text, rng_to_text
 from spieltisch.runner import step
 
@@ -54,7 +55,7 @@ def play_both(a, b, seed: int, limit: int = 200) -> None:
         assert a.result() == b.result()
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_positions_round_trip(name, n):
     """For states met in random games (fresh deals, mid-round, windows, pauses, game end),
     ``load_position(state.position())`` is the same state and plays on identically."""
@@ -71,7 +72,7 @@ def test_positions_round_trip(name, n):
         play_both(state.clone(), loaded, seed=i)
 
 
-@pytest.mark.parametrize("name", sorted({name for name, _ in CASES}))
+@pytest.mark.parametrize("name", game_names())
 def test_positions_refuse_what_is_not_one(name):
     """Envelope errors name the problem (the game's own checks are in its tests)."""
     state = get_spec(name).configure().new_state(seed=5)
@@ -102,7 +103,7 @@ def test_positions_refuse_what_is_not_one(name):
         load_position(b"\xff\xfe")
 
 
-@pytest.mark.parametrize("name", sorted({name for name, _ in CASES}))
+@pytest.mark.parametrize("name", game_names())
 def test_a_seed_replaces_the_generator(name):
     """A hand-written position may give a seed instead of the generator's state: two loads
     of it play on identically (the future is fixed by the seed)."""

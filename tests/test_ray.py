@@ -195,6 +195,27 @@ def test_ray_without_the_extra_says_how_to_install_it(monkeypatch):
     assert "pip install 'spieltisch[cluster]'" in r.output and "Traceback" not in r.output
 
 
+def test_a_cluster_that_wants_a_token_says_so(monkeypatch):
+    """Ray's refusal (its own exception class, no common base) is one line with the way out."""
+    import types
+
+    class AuthenticationError(Exception):
+        pass
+
+    def init(**_: object) -> None:
+        raise AuthenticationError("Token authentication is enabled but no authentication "
+                                  "token was found.\nEnsure that ...")
+
+    fake = types.SimpleNamespace(is_initialized=lambda: False, init=init)
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    r = cli("simulate", "hockey", "-n", "2", "--ray", "auto")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert ("cannot reach the Ray cluster at auto (the cluster uses token authentication: "
+            "give this machine its token in ~/.ray/auth_token or RAY_AUTH_TOKEN, and set "
+            "RAY_AUTH_MODE=token; docs/cluster.md): Token authentication is enabled but no "
+            "authentication token was found.") in " ".join(r.output.split())
+
+
 def test_jobs_and_ray_together_are_refused():
     r = cli("simulate", "hockey", "-n", "3", "-j", "2", "--ray", "auto")
     assert r.exit_code == 2 and "give --jobs or --ray, not both" in r.output

@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
+from cases import player_cases  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
@@ -19,10 +20,6 @@ from spieltisch.bots import available_bots  # noqa: E402
 from spieltisch.core import IllegalAction, game_names, get_spec  # noqa: E402
 from spieltisch.rl import SingleAgentEnv, env, raw_env  # noqa: E402
 
-CASES = [(name, n) for name in game_names()
-         for n in sorted({get_spec(name).min_players, get_spec(name).default_players,
-                          get_spec(name).max_players})]
-IDS = [f"{name}-{n}p" for name, n in CASES]
 GAMES = game_names()
 
 
@@ -34,12 +31,12 @@ def _quiet():
         yield
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_pettingzoo_api_test(name, n):
     api_test(env(name, n), num_cycles=60)
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_pettingzoo_seed_test(name, n):
     seed_test(lambda: env(name, n), num_cycles=40)
 
@@ -50,7 +47,7 @@ def test_pettingzoo_render_test(name):
                 custom_tests={"ansi": lambda text: isinstance(text, str) and len(text) > 10})
 
 
-@pytest.mark.parametrize("name,n", CASES, ids=IDS)
+@pytest.mark.parametrize("name,n", player_cases())
 def test_full_episodes_rewards_and_polling(name, n):
     """Episodes end; rewards are returns(); DECLINE is offered exactly on optional polls."""
     e = env(name, n)

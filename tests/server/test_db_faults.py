@@ -30,32 +30,17 @@ from sqlalchemy import event
 from spieltisch.server import ServerConfig
 from spieltisch.server.store import SeatRow, Store
 
+from .conftest import require_postgres
 from .helpers import TIMEOUT, Client, ServerThread, create_table, has_view, join, unique_prefix
 from .test_crash import SERVING, start_serve
 
 PG = "host=127.0.0.1 port=5432 user=postgres"
 
 
-def _pg_problem() -> str | None:
-    """Why PostgreSQL cannot be used here, or None when it can."""
-    try:
-        import psycopg
-
-        with psycopg.connect(f"{PG} dbname=test", connect_timeout=5):
-            return None
-    except Exception as e:  # not installed, not running, no such role or database
-        return f"{type(e).__name__}: {e}".strip()
-
-
 @pytest.fixture(scope="module")
 def pg_url() -> Iterator[str]:
     """A PostgreSQL database of this module's own (its connections may be cut at will)."""
-    problem = _pg_problem()
-    if problem is not None:
-        message = f"PostgreSQL is not reachable on 127.0.0.1:5432 ({problem})"
-        if os.environ.get("SPIELTISCH_REQUIRE_POSTGRES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
+    require_postgres()
     import psycopg
 
     name = f"spt_faults_{uuid.uuid4().hex[:10]}"

@@ -29,7 +29,6 @@ from .helpers import (
     play_scripted,
     unique_prefix,
 )
-from .test_store import db_url  # noqa: F401 - the SQLite/PostgreSQL fixture
 
 #: A seed whose decimal digits cannot turn up by chance in a response.
 SEED = 4_398_046_511_104_777

@@ -1,13 +1,8 @@
-"""The storage layer against SQLite and PostgreSQL (127.0.0.1:5432, database ``test``).
-
-Without PostgreSQL its tests are skipped, unless ``SPIELTISCH_REQUIRE_POSTGRES=1`` (set by
-``scripts/test.sh``, the CI command): then they fail.
-"""
+"""The storage layer against SQLite and PostgreSQL (``db_url``: conftest.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,33 +12,6 @@ from sqlalchemy.exc import IntegrityError
 from spieltisch.server.store import SeatRow, Store
 
 from .helpers import unique_prefix
-
-PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-
-
-def _pg_problem() -> str | None:
-    """Why PostgreSQL cannot be used here, or None when it can."""
-    try:
-        import psycopg
-
-        with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=test",
-                             connect_timeout=5):
-            return None
-    except Exception as e:  # not installed, not running, no such role or database
-        return f"{type(e).__name__}: {e}".strip()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'store.sqlite3'}"
-    problem = _pg_problem()
-    if problem is not None:
-        message = f"PostgreSQL is not reachable on 127.0.0.1:5432 ({problem})"
-        if os.environ.get("SPIELTISCH_REQUIRE_POSTGRES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    return PG_URL
 
 
 @pytest.fixture

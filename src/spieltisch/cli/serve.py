@@ -7,9 +7,12 @@ import errno
 import gc
 import os
 import socket
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 
 def serve(
@@ -258,5 +261,73 @@ def _check_database(url: str, prefix: str) -> str | None:
     return None
 
 
+db_app = typer.Typer(help="The server's database: its schema and migrations.",
+                     no_args_is_help=True, rich_markup_mode=None)
+
+DbOpt = Annotated[str | None, typer.Option(
+    help="SQLAlchemy database URL (default: the server's SQLite in the user's data "
+         "directory)")]
+
+
+def _db_engine(db: str | None) -> tuple[str, Engine]:
+    """The URL and an engine for ``--db``, or one clear error line and exit 2."""
+    try:
+        from ..server.config import default_db_url
+        from ..server.store import make_engine
+    except ImportError as e:  # pragma: no cover - depends on the install
+        typer.echo(f"error: the database commands need the 'server' extra "
+                   f"(pip install 'spieltisch[server]'): {e}", err=True)
+        raise typer.Exit(2) from None
+    try:
+        url = db or default_db_url()
+        return url, make_engine(url)
+    except Exception as e:  # a malformed URL, a driver that is not installed
+        typer.echo(f"error: cannot use the database {db}: {_first_line(e)}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _first_line(e: BaseException) -> str:
+    lines = str(e).strip().splitlines()
+    return lines[0] if lines else type(e).__name__
+
+
+@db_app.command("upgrade")
+def db_upgrade(db: DbOpt = None) -> None:
+    """Bring the database's schema to the newest revision (the server does it when it
+    starts; this does it alone, e.g. before a rolling restart)."""
+    from ..server import migrate
+
+    url, engine = _db_engine(db)
+    try:
+        before = migrate.current(engine, "st_")
+        migrate.upgrade(engine, "st_")
+    except Exception as e:  # nobody listening, refused, read-only, a failed migration
+        typer.echo(f"error: cannot upgrade the database {url}: {_first_line(e)}", err=True)
+        raise typer.Exit(1) from None
+    head = migrate.head()
+    if before == head:
+        typer.echo(f"{url}: already at the newest revision ({head})")
+    else:
+        typer.echo(f"{url}: upgraded from {before or 'no schema'} to {head}")
+
+
+@db_app.command("current")
+def db_current(db: DbOpt = None) -> None:
+    """Print the database's schema revision and the newest one; exit 1 if it is behind."""
+    from ..server import migrate
+
+    url, engine = _db_engine(db)
+    try:
+        state = migrate.describe(engine, "st_")
+    except Exception as e:
+        typer.echo(f"error: cannot read the database {url}: {_first_line(e)}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"{url}: at {state['current'] or 'no schema'}, newest {state['head']}"
+               + ("" if state["up_to_date"] else " (run: spieltisch db upgrade)"))
+    if not state["up_to_date"]:
+        raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
     app.command()(serve)
+    app.add_typer(db_app, name="db")

@@ -110,12 +110,18 @@ class RayWorkers:
                 ray.init(num_cpus=self.num_cpus, include_dashboard=False, **kwargs)
             else:
                 ray.init(address=self.address, **kwargs)
-        except (ConnectionError, TimeoutError, ValueError, RuntimeError) as e:
-            hint = (" (start one with 'ray start --head', or use --ray local)"
-                    if self.address == "auto" else "")
+        except Exception as e:  # Ray's own errors have no common base: any is one line
+            text = str(e).strip()
+            if "auth" in type(e).__name__.lower() or "token" in text.lower():
+                hint = (" (the cluster uses token authentication: give this machine its "
+                        "token in ~/.ray/auth_token or RAY_AUTH_TOKEN, and set "
+                        "RAY_AUTH_MODE=token; docs/cluster.md)")
+            elif self.address == "auto":
+                hint = " (start one with 'ray start --head', or use --ray local)"
+            else:
+                hint = ""
             raise ClusterError(f"cannot reach the Ray cluster at {self.address}{hint}: "
-                               f"{str(e).strip().splitlines()[0] if str(e).strip() else e!r}"
-                               ) from None
+                               f"{text.splitlines()[0] if text else repr(e)}") from None
         self._owned = True
 
     def close(self) -> None:

@@ -40,9 +40,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
-    inspect,
     select,
-    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -202,18 +200,14 @@ class Store:
         self.prefix = prefix
         self.engine = make_engine(url)
         self.metadata, self.tables, self.seats, self.actions = _schema(prefix)
-        self.metadata.create_all(self.engine)
-        self._add_setup_column()
+        # the schema is the migrations' (migrate.py): a new database gets it, an old one
+        # is brought up to date
+        from .migrate import upgrade
+
+        upgrade(self.engine, prefix)
         self.writer = ActionWriter(self)
         self._threads = threads
         self._pool: ThreadPoolExecutor | None = None
-
-    def _add_setup_column(self) -> None:
-        """Databases made before practice tables lack the ``setup`` column: add it."""
-        columns = {c["name"] for c in inspect(self.engine).get_columns(self.tables.name)}
-        if "setup" not in columns:
-            with self.engine.begin() as conn:
-                conn.execute(text(f"ALTER TABLE {self.tables.name} ADD COLUMN setup TEXT"))
 
     async def call(self, method: Callable[..., T], *args: Any) -> T:
         """``method(*args)`` (a method of this store, or any blocking function) in one of
@@ -231,8 +225,12 @@ class Store:
         self.engine.dispose()
 
     def drop_all(self) -> None:
-        """Remove this prefix's tables (tests)."""
+        """Remove this prefix's tables and its record of migrations (tests)."""
+        from .migrate import drop_version_table
+
         self.metadata.drop_all(self.engine)
+        with self.engine.begin() as conn:
+            drop_version_table(conn, self.prefix)
 
     # -- writes ------------------------------------------------------------
     def create_table(self, code: str, game: str, players: int, options: dict[str, Any],

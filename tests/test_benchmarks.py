@@ -1,0 +1,75 @@
+"""Every benchmark the README names runs from a checkout, for a moment each, and prints
+figures (its numbers are not judged here: they are for ``benchmarks/``' readers).
+
+The peer engines come with the test command's venv (the ``bench`` extra's packages);
+``compiled.py`` uses the compiled build ``scripts/test.sh`` makes (skipped without it,
+unless ``SPIELTISCH_REQUIRE_COMPILED=1``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPILED = ROOT / "build" / "compiled"
+
+
+def bench(script: str, *args: str) -> str:
+    # run, not measured: outside coverage a benchmark's games play three times as fast
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_PROCESS_")}
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_peers_and_throughput_with_ratios(tmp_path: Path) -> None:
+    peers = tmp_path / "peers.json"
+    bench("peers.py", "--duration", "0.2", "--only", "crazy_eights", "--out", str(peers))
+    rows = json.loads(peers.read_text())["results"]
+    python_line = [r for r in rows if (r["engine"], r["game"]) == ("openspiel", "crazy_eights")]
+    assert len(python_line) == 1 and python_line[0]["steps_per_s"] > 0
+    out = bench("throughput.py", "--duration", "0.1", "--game", "president", "--players",
+                "4", "--peers", str(peers))
+    assert "president     4p  decisions/s=" in out and "Ratios to peers" in out
+
+
+def test_peers_ismcts_and_ours(tmp_path: Path) -> None:
+    peers = tmp_path / "peers.json"
+    bench("peers.py", "--duration", "0.3", "--only", "ismcts-py/hearts", "--out", str(peers))
+    rows = json.loads(peers.read_text())["results"]
+    assert [r["engine"] for r in rows] == ["ismcts-py"] and rows[0]["sims_per_s"] > 0
+    figures = tmp_path / "ismcts.json"
+    bench("ismcts.py", "--duration", "0.3", "--game", "hockey", "--peers", str(peers),
+          "--json", str(figures))
+    assert {r["game"] for r in json.loads(figures.read_text())} == {"hockey"}
+
+
+def test_side_by_side_one_round(tmp_path: Path) -> None:
+    out = tmp_path / "rounds.json"
+    printed = bench("side_by_side.py", "--game", "hockey", "--rounds", "1", "--duration",
+                    "0.3", "--mode", "alternating", "--json", str(out))
+    assert "hockey        round 1 (alternating): OpenSpiel" in printed
+    rounds = json.loads(out.read_text())["rounds"]
+    assert len(rounds["hockey"]) == 1 and rounds["hockey"][0]["ratio"] > 0
+
+
+def test_compiled_beside_pure(tmp_path: Path) -> None:
+    if not (COMPILED / "spieltisch").exists():
+        if os.environ.get("SPIELTISCH_REQUIRE_COMPILED") == "1":
+            pytest.fail(f"no compiled build in {COMPILED} (scripts/test.sh makes it)")
+        pytest.skip(f"no compiled build in {COMPILED} (scripts/test.sh makes it)")
+    figures = tmp_path / "compiled.json"
+    bench("compiled.py", "--compiled", str(COMPILED), "--duration", "0.05", "--rounds", "1",
+          "--json", str(figures))
+    data = json.loads(figures.read_text())
+    assert data["crazy_eights_py"] > 0 and data["ismcts_py_hearts"] > 0
+    assert {r["game"] for r in data["rows"]} == {
+        "hoax", "hockey", "hood_politix", "pixmit", "president"}
+    assert all(r["pure"] > 0 and r["compiled"] > 0 for r in data["rows"])
