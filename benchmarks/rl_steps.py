@@ -11,7 +11,7 @@ Hanabi, when installed) with that interpreter, interleaved with our games so tha
 both see the same machine load; the ratio column is against Leduc.
 
     python benchmarks/rl_steps.py [--duration 3] [--game president] \\
-        [--peer-python /work/peers-venv/bin/python [--rounds 5]] [--json out.json]
+        [--peer-python PYTHON [--rounds 5]] [--json out.json]
 """
 
 from __future__ import annotations

@@ -7,10 +7,11 @@
 #   1. the compiled build (docs/performance.md) made as the docs say, in a fresh virtualenv
 #      with build isolation, while mypy checks the types;
 #   2. every test but the serial and volume ones, on both cores, with branch coverage;
-#   3. the serial tests (servers, browsers, terminals, Ray; some measure time), alone,
-#      with coverage (the servers they start included);
-#   4. on the compiled build, without coverage: the rules (core, each game's scenarios and
-#      invariants) and the volume tests (many or long games: tests/cases.py), once;
+#   3. the serial tests (servers, browsers, terminals, Ray; some measure time), one at a
+#      time, with coverage (the servers they start included);
+#   4. beside them, at the lowest priority, on the compiled build, without coverage: the
+#      rules (core, each game's scenarios and invariants) and the volume tests (many or
+#      long games: tests/cases.py), which run nowhere else;
 #   5. the coverage report, whose floor (pyproject.toml) fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +39,10 @@ fi
 if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ] && command -v apt-get >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
 fi
-.venv/bin/pip install -q -e '.[test]'
+# uv installs the suite's 140 packages in seconds where pip takes two minutes (the compiled
+# build below and the README's first command, tests/test_fresh_machine.py, use pip)
+.venv/bin/pip install -q 'uv>=0.5'
+.venv/bin/uv pip install -q --python .venv/bin/python -e '.[test]'
 lap install
 .venv/bin/ruff check .
 lap lint
@@ -105,24 +109,37 @@ except Exception as e:
 EOF
 export SPIELTISCH_REQUIRE_POSTGRES=1
 
+# the compiled build's own copy of each game's tests, so that they import it; then the volume
+# tests (tests/cases.py), which run nowhere else
+compiled_part() {
+    local failed=0
+    SPIELTISCH_EXPECT_COMPILED=1 PYTHONPATH=build/compiled nice -n 19 .venv/bin/python -m \
+        pytest -q -n auto --dist worksteal -p no:cacheprovider -m "not serial" \
+        "$(report compiled)" "$@" tests/test_core.py \
+        build/compiled/spieltisch/games/*/tests/test_scenarios.py \
+        build/compiled/spieltisch/games/*/tests/test_invariants.py || failed=1
+    SPIELTISCH_EXPECT_COMPILED=1 PYTHONPATH=build/compiled nice -n 19 .venv/bin/python -m \
+        pytest -q -n auto --dist worksteal -p no:cacheprovider -m "volume and not serial" \
+        "$(report volume)" "$@" tests || failed=1
+    return "$failed"
+}
+
 rm -f .coverage .coverage.*
 if [ "$whole" = 1 ]; then
     .venv/bin/python -m coverage run -m pytest -n auto --dist worksteal \
         -m "not serial and not volume" "$(report parallel)" "$@" || status=$?
     lap "tests: engine and more, on every core"
+    # The serial tests mostly wait (for servers, browsers, Ray): meanwhile the compiled part
+    # takes what the cores have left, at the lowest priority (nice 19: a serial test's
+    # process that wakes up gets its core back at once). Its output follows theirs.
+    compiled_part "$@" > build/compiled-tests.log 2>&1 &
+    compiled_tests=$!
     .venv/bin/python -m coverage run -m pytest -m serial "$(report serial)" "$@" \
         || status=$((status ? status : $?))
-    lap "tests: servers, browsers, terminals, Ray (alone)"
-    # the compiled build's own copy of each game's tests, so that they import it
-    SPIELTISCH_EXPECT_COMPILED=1 PYTHONPATH=build/compiled .venv/bin/python -m pytest -q \
-        -n auto --dist worksteal -p no:cacheprovider -m "not serial" "$(report compiled)" \
-        "$@" tests/test_core.py build/compiled/spieltisch/games/*/tests/test_scenarios.py \
-        build/compiled/spieltisch/games/*/tests/test_invariants.py \
-        || status=$((status ? status : $?))
-    SPIELTISCH_EXPECT_COMPILED=1 PYTHONPATH=build/compiled .venv/bin/python -m pytest -q \
-        -n auto --dist worksteal -p no:cacheprovider -m "volume and not serial" \
-        "$(report volume)" "$@" tests || status=$((status ? status : $?))
-    lap "tests: rules and volume, compiled, on every core"
+    lap "tests: servers, browsers, terminals, Ray (alone but for the compiled part)"
+    wait "$compiled_tests" || status=$((status ? status : $?))
+    cat build/compiled-tests.log
+    lap "tests: compiled part, after the serial tests"
 else
     .venv/bin/python -m coverage run -m pytest "$(report part)" "$@" || status=$?
     lap tests

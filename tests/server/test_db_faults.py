@@ -28,6 +28,7 @@ import pytest
 from sqlalchemy import event
 
 from spieltisch.server import ServerConfig
+from spieltisch.server.migrate import drop_version_table
 from spieltisch.server.store import SeatRow, Store
 
 from .conftest import require_postgres
@@ -116,6 +117,7 @@ def test_a_database_from_before_practice_tables_gets_their_column(db_url: str) -
     try:
         with old.engine.begin() as conn:  # as the tables were made before issue 21
             conn.exec_driver_sql(f"ALTER TABLE {prefix}tables DROP COLUMN setup")
+            drop_version_table(conn, prefix)  # and before migrations
         old.close()
         store = Store(db_url, prefix)  # adds the column
         tid = store.create_table("OLD234", "hockey", 2, {}, 5, [SeatRow(0, "human"),
