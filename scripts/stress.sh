@@ -15,8 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=20
 if [ "${1:-}" = "-n" ]; then
-    runs=$2
-    shift 2
+    runs=${2:-}
+    shift $(($# > 1 ? 2 : 1))
 fi
 if ! [[ "$runs" =~ ^[1-9][0-9]*$ ]]; then
     echo "error: -n takes a number of runs (1 or more), not '$runs'" >&2
@@ -33,22 +33,26 @@ mkdir -p build/stress
 failed_runs=0
 for i in $(seq 1 "$runs"); do
     start=$EPOCHREALTIME
-    if .venv/bin/python -m pytest -q -p no:cacheprovider --junitxml="build/stress/run-$i.xml" \
-            "$@" > "build/stress/run-$i.log" 2>&1; then
+    # a run that hangs is a failure too: an hour is far more than any set here needs
+    if timeout 3600 .venv/bin/python -m pytest -q -p no:cacheprovider \
+            --junitxml="build/stress/run-$i.xml" "$@" > "build/stress/run-$i.log" 2>&1; then
         result=passed
     else
         result=FAILED
         failed_runs=$((failed_runs + 1))
     fi
-    tail -1 "build/stress/run-$i.log" | sed "s/^/run $i of $runs: $result, /"
-    awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "  (%.0f s)\n", b - a }'
+    seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
+    echo "run $i of $runs: $result in $seconds s: $(tail -1 "build/stress/run-$i.log")"
 done
-.venv/bin/python - "$runs" build/stress/run-*.xml <<'EOF'
+.venv/bin/python - "$runs" "$failed_runs" <<'EOF'
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
+from pathlib import Path
 
-runs, reports = int(sys.argv[1]), sys.argv[2:]
+runs, failed_runs = int(sys.argv[1]), int(sys.argv[2])
+# in run order; a run that ended before writing its report (a bad option, a hang) has none
+reports = [p for i in range(1, runs + 1) if (p := Path(f"build/stress/run-{i}.xml")).exists()]
 failures: Counter[str] = Counter()
 first: dict[str, str] = {}
 tests: set[str] = set()
@@ -63,8 +67,9 @@ for report in reports:
             failures[name] += 1
             first.setdefault(name, (bad.get("message") or "").splitlines()[0][:200]
                              if bad.get("message") else "")
-print(f"\n{len(tests)} tests, {runs} runs: "
-      f"{sum(1 for t in tests if not failures[t])} never failed, {len(failures)} failed")
+print(f"\n{len(tests)} tests, {runs} runs ({failed_runs} failed, {runs - len(reports)} "
+      f"without a report: see build/stress/run-N.log): "
+      f"{sum(1 for t in tests if not failures[t])} tests never failed, {len(failures)} did")
 for name, count in failures.most_common():
     print(f"  {count} of {runs}  {name}\n           {first[name]}")
 EOF

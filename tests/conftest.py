@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-#: Tests that run alone, after the rest (scripts/test.sh runs the rest on every core):
-#: they start servers, browsers, terminals or a Ray cluster, and some measure time.
+#: Tests that run one at a time, after the rest (scripts/test.sh runs the rest on every
+#: core; beside them only its compiled part, at the lowest priority): they start servers,
+#: browsers, terminals or a Ray cluster, and some measure time.
 SERIAL_DIRS = {"server", "browser"}
 SERIAL_FILES = {"test_ray.py", "test_realtime_terminal.py", "test_fresh_machine.py"}
 

@@ -13,6 +13,7 @@ These start servers and clusters: they are serial (tests/conftest.py).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -90,7 +91,8 @@ def test_readme_command_one_serves_the_games_from_a_fresh_copy(tmp_path: Path) -
         assert said == "spieltisch 0.1.0, pure Python\n"
         assert f"spieltisch server on http://localhost:{port}/" in log.read_text()
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):  # it may have ended by itself
+            os.killpg(server.pid, signal.SIGTERM)
         server.wait(60)
 
 
@@ -104,6 +106,9 @@ def cluster_recipe() -> list[str]:
 
 
 def test_the_cluster_recipe_runs_a_simulation_on_two_nodes(tmp_path: Path) -> None:
+    """The recipe's last line, ``ray stop``, ends every Ray process of this user on the
+    machine (Ray has no other way): the serial tests run one at a time, test_ray.py's
+    cluster after this."""
     pytest.importorskip("ray")
     lines = cluster_recipe()
     assert lines[-1] == "ray stop" and any(" --ray auto" in line for line in lines)

@@ -199,14 +199,18 @@ def test_a_cluster_that_wants_a_token_says_so(monkeypatch):
     """Ray's refusal (its own exception class, no common base) is one line with the way out."""
     import types
 
-    class AuthenticationError(Exception):
+    class RayError(Exception):
+        pass
+
+    class AuthenticationError(RayError):
         pass
 
     def init(**_: object) -> None:
         raise AuthenticationError("Token authentication is enabled but no authentication "
                                   "token was found.\nEnsure that ...")
 
-    fake = types.SimpleNamespace(is_initialized=lambda: False, init=init)
+    fake = types.SimpleNamespace(is_initialized=lambda: False, init=init,
+                                 exceptions=types.SimpleNamespace(RayError=RayError))
     monkeypatch.setitem(sys.modules, "ray", fake)
     r = cli("simulate", "hockey", "-n", "2", "--ray", "auto")
     assert r.exit_code == 2 and "Traceback" not in r.output

@@ -1,7 +1,8 @@
 """The store's schema migrations (``spieltisch.server.migrate``) on SQLite and PostgreSQL.
 
 The migrations make exactly the schema the store's queries use; a database made by the
-code before migrations (``data/store-0.1.0.json``: its DDL and a game in progress) is
+code before migrations (``data/store-before-migrations.json``: its DDL and a game in
+progress) is
 taken over and its game played on; nodes that start at the same moment on a new
 PostgreSQL database make the schema once, without an error.
 """
@@ -10,8 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
-import multiprocessing.synchronize
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from alembic.autogenerate import compare_metadata
@@ -24,7 +26,8 @@ from spieltisch.server.store import Store, make_engine
 
 from .helpers import unique_prefix
 
-LEGACY = json.loads((Path(__file__).parent / "data" / "store-0.1.0.json").read_text())
+LEGACY = json.loads((Path(__file__).parent / "data" / "store-before-migrations.json")
+                    .read_text())
 
 
 def test_the_migrations_make_the_schema_the_store_queries(db_url: str) -> None:
@@ -89,42 +92,92 @@ def _actions(engine: Engine, prefix: str) -> list[tuple[int, str]]:
         return [(seat, json.loads(action)) for seat, action in rows]
 
 
-def _start_node(url: str, prefix: str, barrier: multiprocessing.synchronize.Barrier,
-                errors: multiprocessing.Queue[str]) -> None:
-    """One node's start-up on the database: what ``spieltisch serve`` does first."""
+#: A node's start-up on the database, as ``spieltisch serve`` begins: open the store (which
+#: brings the schema up to date), once per prefix given. Once imported it says "ready"; it
+#: opens the i-th store when the file ``i`` appears in the folder given, so that all the
+#: nodes open it at one moment, and answers "ok i" or the error.
+NODE = """
+import os, sys, time
+from spieltisch.server.store import Store
+url, prefixes, go = sys.argv[1], sys.argv[2].split(","), sys.argv[3]
+print("ready", flush=True)
+for i, prefix in enumerate(prefixes):
+    while not os.path.exists(os.path.join(go, str(i))):
+        time.sleep(0.001)
     try:
-        barrier.wait(30)
         Store(url, prefix).close()
-    except Exception as e:  # reported to the test, which fails on any
-        errors.put(f"{type(e).__name__}: {e}")
+        print(f"ok {i}", flush=True)
+    except Exception as e:
+        print(f"{i}: {type(e).__name__}: {e}".replace("\\n", " "), flush=True)
+"""
 
 
-def test_three_nodes_starting_at_once_on_a_new_database(pg_url: str) -> None:
+def test_three_nodes_starting_at_once_on_a_new_database(pg_url: str, tmp_path: Path) -> None:
     """20 times: three processes open the same new store at the same moment."""
-    ctx = multiprocessing.get_context("fork")  # each opens its own engine after the fork
-    errors: multiprocessing.Queue[str] = ctx.Queue()
-    for _ in range(20):
-        prefix = unique_prefix()
-        barrier = ctx.Barrier(3)
-        nodes = [ctx.Process(target=_start_node, args=(pg_url, prefix, barrier, errors))
-                 for _ in range(3)]
-        for node in nodes:
-            node.start()
-        for node in nodes:
-            node.join(60)
-        problems = []
-        while not errors.empty():
-            problems.append(errors.get())
-        engine = create_engine(pg_url)
-        try:
-            assert problems == [] and [n.exitcode for n in nodes] == [0, 0, 0]
+    prefixes = [unique_prefix() for _ in range(20)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_PROCESS_")}
+    nodes = [subprocess.Popen([sys.executable, "-c", NODE, pg_url, ",".join(prefixes),
+                               str(tmp_path)], stdout=subprocess.PIPE, text=True, env=env)
+             for _ in range(3)]
+    engine = create_engine(pg_url)
+    try:
+        assert [node.stdout.readline() for node in nodes] == ["ready\n"] * 3
+        for i, prefix in enumerate(prefixes):
+            (tmp_path / str(i)).touch()
+            answers = [node.stdout.readline() for node in nodes]
+            assert answers == [f"ok {i}\n"] * 3
             assert migrate.current(engine, prefix) == "r0001"
             with engine.connect() as conn:
                 versions = conn.execute(text(
                     f"SELECT count(*) FROM {prefix}alembic_version")).scalar()
             assert versions == 1
-        finally:
+        assert [node.wait(60) for node in nodes] == [0, 0, 0]
+    finally:
+        for node in nodes:
+            if node.poll() is None:
+                node.kill()
+        engine.dispose()
+        for prefix in prefixes:
             store = Store(pg_url, prefix)
             store.drop_all()
             store.close()
-            engine.dispose()
+
+
+# -- the commands -------------------------------------------------------------------------
+def db(*args: str) -> tuple[int, str]:
+    from typer.testing import CliRunner
+
+    from spieltisch.cli.main import app
+
+    result = CliRunner().invoke(app, ["db", *args])
+    return result.exit_code, " ".join(result.output.split())
+
+
+def test_db_upgrade_and_current_on_a_new_and_an_old_database(tmp_path: Path) -> None:
+    new = f"sqlite:///{tmp_path / 'new.sqlite3'}"
+    assert db("current", "--db", new) == (1, f"{new}: at no recorded revision (empty, or made "
+                                             "before migrations), newest r0001 (run: "
+                                             "spieltisch db upgrade)")
+    assert db("upgrade", "--db", new) == (0, f"{new}: upgraded from no recorded revision to "
+                                             "r0001")
+    assert db("upgrade", "--db", new) == (0, f"{new}: already at the newest revision (r0001)")
+    assert db("current", "--db", new) == (0, f"{new}: at r0001, newest r0001")
+    old = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = make_engine(old)
+    with engine.begin() as conn:
+        for statement in LEGACY["ddl"]["sqlite"] + LEGACY["rows"]:
+            conn.execute(text(statement.replace(LEGACY["prefix"], "st_")))
+    assert db("current", "--db", old)[0] == 1
+    assert db("upgrade", "--db", old) == (0, f"{old}: upgraded from no recorded revision to "
+                                             "r0001")
+    assert len(_actions(engine, "st_")) == 12  # the game is still there
+    engine.dispose()
+
+
+def test_db_commands_refuse_bad_databases_in_one_line() -> None:
+    code, said = db("upgrade", "--db", "no-such-scheme")
+    assert code == 2 and said.startswith("error: cannot use the database no-such-scheme: ")
+    code, said = db("current", "--db", "postgresql+psycopg://ann:secret@127.0.0.1:1/none")
+    assert code == 1 and "secret" not in said and "Traceback" not in said
+    assert said.startswith("error: cannot read the database "
+                           "postgresql+psycopg://ann:***@127.0.0.1:1/none: ")

@@ -71,6 +71,7 @@ def serve(
 ) -> None:
     """Start the game server (tables, seats, real-time play over WebSockets)."""
     try:
+        import alembic  # noqa: F401 - the schema's migrations, run at start
         import uvicorn
 
         from ..server import ServerConfig, create_app
@@ -270,8 +271,12 @@ DbOpt = Annotated[str | None, typer.Option(
 
 
 def _db_engine(db: str | None) -> tuple[str, Engine]:
-    """The URL and an engine for ``--db``, or one clear error line and exit 2."""
+    """The URL (its password hidden) and an engine for ``--db``, or one clear error line
+    and exit 2."""
     try:
+        from sqlalchemy.engine import make_url
+
+        from ..server import migrate  # noqa: F401 - Alembic, checked here
         from ..server.config import default_db_url
         from ..server.store import make_engine
     except ImportError as e:  # pragma: no cover - depends on the install
@@ -280,9 +285,15 @@ def _db_engine(db: str | None) -> tuple[str, Engine]:
         raise typer.Exit(2) from None
     try:
         url = db or default_db_url()
-        return url, make_engine(url)
+    except OSError as e:
+        typer.echo(f"error: cannot create the data directory {e.filename or ''}: "
+                   f"{e.strerror or e} (choose another place with --db)", err=True)
+        raise typer.Exit(2) from None
+    try:
+        shown = make_url(url).render_as_string(hide_password=True)
+        return shown, make_engine(url)
     except Exception as e:  # a malformed URL, a driver that is not installed
-        typer.echo(f"error: cannot use the database {db}: {_first_line(e)}", err=True)
+        typer.echo(f"error: cannot use the database {url}: {_first_line(e)}", err=True)
         raise typer.Exit(2) from None
 
 
@@ -295,34 +306,42 @@ def _first_line(e: BaseException) -> str:
 def db_upgrade(db: DbOpt = None) -> None:
     """Bring the database's schema to the newest revision (the server does it when it
     starts; this does it alone, e.g. before a rolling restart)."""
-    from ..server import migrate
-
     url, engine = _db_engine(db)
+    from ..server import migrate
+    from ..server.config import ServerConfig
+
+    prefix = ServerConfig.table_prefix
     try:
-        before = migrate.current(engine, "st_")
-        migrate.upgrade(engine, "st_")
+        before = migrate.current(engine, prefix)
+        migrate.upgrade(engine, prefix)
     except Exception as e:  # nobody listening, refused, read-only, a failed migration
         typer.echo(f"error: cannot upgrade the database {url}: {_first_line(e)}", err=True)
         raise typer.Exit(1) from None
+    finally:
+        engine.dispose()
     head = migrate.head()
     if before == head:
         typer.echo(f"{url}: already at the newest revision ({head})")
     else:
-        typer.echo(f"{url}: upgraded from {before or 'no schema'} to {head}")
+        typer.echo(f"{url}: upgraded from {before or 'no recorded revision'} to {head}")
 
 
 @db_app.command("current")
 def db_current(db: DbOpt = None) -> None:
     """Print the database's schema revision and the newest one; exit 1 if it is behind."""
-    from ..server import migrate
-
     url, engine = _db_engine(db)
+    from ..server import migrate
+    from ..server.config import ServerConfig
+
     try:
-        state = migrate.describe(engine, "st_")
+        state = migrate.describe(engine, ServerConfig.table_prefix)
     except Exception as e:
         typer.echo(f"error: cannot read the database {url}: {_first_line(e)}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(f"{url}: at {state['current'] or 'no schema'}, newest {state['head']}"
+    finally:
+        engine.dispose()
+    at = state["current"] or "no recorded revision (empty, or made before migrations)"
+    typer.echo(f"{url}: at {at}, newest {state['head']}"
                + ("" if state["up_to_date"] else " (run: spieltisch db upgrade)"))
     if not state["up_to_date"]:
         raise typer.Exit(1)

@@ -110,9 +110,10 @@ class RayWorkers:
                 ray.init(num_cpus=self.num_cpus, include_dashboard=False, **kwargs)
             else:
                 ray.init(address=self.address, **kwargs)
-        except Exception as e:  # Ray's own errors have no common base: any is one line
+        except (ConnectionError, TimeoutError, ValueError, RuntimeError,
+                getattr(getattr(ray, "exceptions", None), "RayError", RuntimeError)) as e:
             text = str(e).strip()
-            if "auth" in type(e).__name__.lower() or "token" in text.lower():
+            if "Authentication" in type(e).__name__ or "authentication token" in text:
                 hint = (" (the cluster uses token authentication: give this machine its "
                         "token in ~/.ray/auth_token or RAY_AUTH_TOKEN, and set "
                         "RAY_AUTH_MODE=token; docs/cluster.md)")

@@ -5,9 +5,13 @@ Every server brings its database up to the newest revision when it starts
 holds an advisory lock for the prefix until it commits, so any number of nodes may start
 at once on a new database: one creates the schema, the others wait and find it done.
 
+On SQLite (one server per file) there is no such lock, and SQLite runs ``CREATE`` and
+``ALTER`` outside the transaction: a revision for it must be safe to run again after an
+interruption, as the first one is (it creates only what is missing).
+
 A change to the schema is a new file in ``migrations/versions`` (``down_revision`` the
-newest before it) and the same change in ``store._schema``; ``tests/server/test_migrate.py``
-checks that the two agree.
+newest before it, ``upgrade()`` written by hand with Alembic's ``op``) and the same change
+in ``store._schema``; ``tests/server/test_migrate.py`` checks that the two agree.
 """
 
 from __future__ import annotations
@@ -41,8 +45,8 @@ def head() -> str:
 
 
 def current(engine: Engine, prefix: str) -> str | None:
-    """The revision the database's ``prefix`` store is at (None: no schema yet, or one
-    made before migrations)."""
+    """The revision the database's ``prefix`` store is at (None: none recorded, for an
+    empty database or one made before migrations)."""
     with engine.connect() as conn:
         context = MigrationContext.configure(
             conn, opts={"version_table": f"{prefix}alembic_version"})

@@ -9,7 +9,6 @@ config = context.config
 connection = config.attributes["connection"]
 prefix = config.attributes["prefix"]
 # each prefix is its own store, with its own record of the revision it is at
-context.configure(connection=connection, version_table=f"{prefix}alembic_version",
-                  render_as_batch=connection.dialect.name == "sqlite")
+context.configure(connection=connection, version_table=f"{prefix}alembic_version")
 with context.begin_transaction():
     context.run_migrations()
