@@ -76,5 +76,5 @@ def drop_version_table(conn: Connection, prefix: str) -> None:
 
 def describe(engine: Engine, prefix: str) -> dict[str, Any]:
     """Where the store stands: its revision and the newest one."""
-    at = current(engine, prefix)
-    return {"current": at, "head": head(), "up_to_date": at == head()}
+    at, newest = current(engine, prefix), head()
+    return {"current": at, "head": newest, "up_to_date": at == newest}
