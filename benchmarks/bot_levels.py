@@ -14,6 +14,11 @@ measured figures are halved before they are trusted).
 
     python benchmarks/bot_levels.py [--budgets 50,200,600] [--seconds 12] [--game NAME]
                                     [--target 2.0] [--headroom 0.5] [--json out.json]
+    python benchmarks/bot_levels.py --level hard [--seconds 12] [--game NAME]
+
+``--level hard`` times the hard level as the server plays it (its budget, its share for
+out-of-turn chances and its wall-clock cap, ``spieltisch.bots.levels``) and prints the
+median, p95 and max per game (issue 35: p95 at most 1.5 s in every game).
 
 Keep runs short: ``--seconds`` bounds each (game, budget) cell; a cell always finishes
 the decision it is in.
@@ -33,6 +38,7 @@ from dataclasses import dataclass, field
 from spieltisch.bots import make_bot
 from spieltisch.bots.base import Bot, Observation
 from spieltisch.bots.ismcts import ISMCTSBot
+from spieltisch.bots.levels import Level, hard_budget, make_seat_bot
 from spieltisch.core import game_names, get_spec
 from spieltisch.runner import step
 
@@ -60,7 +66,7 @@ class Cell:
 class Timed(Bot):
     """Seat 0: the ISMCTS bot, its searched decisions timed (wall clock)."""
 
-    def __init__(self, bot: ISMCTSBot, cell: Cell) -> None:
+    def __init__(self, bot: Bot, cell: Cell) -> None:
         super().__init__(bot.game, bot.seat)
         self.bot = bot
         self.cell = cell
@@ -90,12 +96,16 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
-def measure(name: str, budget: int, seconds: float, seed: int = 0) -> Cell:
-    """Play games (seat 0 ISMCTS at ``budget``, the rest heuristic) for about ``seconds``."""
+def measure(name: str, budget: int, seconds: float, seed: int = 0,
+            level: str | None = None) -> Cell:
+    """Play games (seat 0 ISMCTS at ``budget``, or the bot of ``level``; the rest
+    heuristic) for about ``seconds``."""
     game = get_spec(name).configure()
     cell = Cell(name, game.num_players, budget)
     heuristic = "heuristic" if "heuristic" in game.bots() else "random"
-    timed = Timed(ISMCTSBot(game, 0, seed, budget=budget), cell)
+    searcher = make_seat_bot(game, level, 0, seed) if level is not None \
+        else ISMCTSBot(game, 0, seed, budget=budget)
+    timed = Timed(searcher, cell)
     bots: list[Bot] = [timed] + [make_bot(game, heuristic, s, seed + s)
                                  for s in range(1, game.num_players)]
     rng = random.Random(seed)
@@ -117,6 +127,26 @@ def recommend(cells: list[Cell], target: float, headroom: float) -> int:
     return max(STEP, min(MAX_BUDGET, budget))
 
 
+def time_level(level: str, names: list[str], seconds: float, out_path: str | None) -> None:
+    """Median, p95 and max decision time of ``level`` per game."""
+    out = []
+    for name in names:
+        c = measure(name, hard_budget(name), seconds, level=level)
+        t = c.times
+        if not t:
+            print(f"{name} {c.players}p {level}: no searched decision")
+            continue
+        print(f"{name:13s} {c.players}p {level}: {len(c.act):4d} act + {len(c.react):4d} "
+              f"react decisions; median {statistics.median(t):.3f} s, p95 "
+              f"{percentile(t, 95):.3f} s, max {max(t):.3f} s", flush=True)
+        out.append({"game": name, "players": c.players, "level": level, "act": len(c.act),
+                    "react": len(c.react), "median": statistics.median(t),
+                    "p95": percentile(t, 95), "max": max(t)})
+    if out_path:
+        with open(out_path, "w") as f:
+            json.dump(out, f, indent=1)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--budgets", default="50,200,600", help="simulations per decision")
@@ -125,8 +155,13 @@ def main() -> None:
     ap.add_argument("--target", type=float, default=2.0, help="seconds per decision")
     ap.add_argument("--headroom", type=float, default=0.5,
                     help="share of the target the measured p99 may use")
+    ap.add_argument("--level", choices=[lv.value for lv in Level],
+                    help="time this level as the server plays it, instead of budgets")
     ap.add_argument("--json", help="write every figure to this file")
     args = ap.parse_args()
+    if args.level:
+        time_level(args.level, args.game or game_names(), args.seconds, args.json)
+        return
     budgets = [int(b) for b in args.budgets.split(",")]
     out = []
     for name in args.game or game_names():

@@ -566,7 +566,7 @@ def start_server(args: argparse.Namespace, tmp: str, db: str, cluster: list[str]
     proc = subprocess.Popen(
         [sys.executable, "-m", "spieltisch.cli.main", "serve", "--port", str(port), "--db", db,
          *cluster,
-         "--bot-delay", "0", "--grace", "100000", "--messages-per-second", "100000",
+         "--bot-timing", "0", "--grace", "100000", "--messages-per-second", "100000",
          "--max-tables-per-client", "1000000", "--loop", args.server_loop,
          # every client of the benchmark comes from one address: no per-client limits
          "--http-requests-per-second", "0", "--joins-per-minute", "0",

@@ -57,14 +57,23 @@ class Narrator:
 
 
 class Context:
-    """What a narrator may use: the translator, the seat names and the reader's seat."""
+    """What a narrator may use: the translator, the seat names, the reader's seat and how
+    the table's pace stretches the rule's times (``time_factor``; None: no move timers)."""
 
-    __slots__ = ("tr", "names", "reader")
+    __slots__ = ("tr", "names", "reader", "time_factor")
 
-    def __init__(self, tr: Translator, names: Sequence[str], reader: int | None) -> None:
+    def __init__(self, tr: Translator, names: Sequence[str], reader: int | None,
+                 time_factor: float | None = 1.0) -> None:
         self.tr = tr
         self.names = names
         self.reader = reader
+        self.time_factor = time_factor
+
+    def seconds(self, rule_seconds: float) -> str:
+        """A rule's seconds as this table runs them ("3", "9", "1.5"): the rule's own
+        number where no move timer runs."""
+        factor = 1.0 if self.time_factor is None else self.time_factor
+        return f"{round(rule_seconds * factor, 1):g}"
 
     def name(self, seat: int | None) -> str:
         """A seat's player name (never translated); the clock for ``None`` or ``-1``."""
@@ -76,9 +85,10 @@ class Context:
 
 
 def context(game: Game, names: Sequence[str], lang: str | None = None,
-            reader: int | None = None) -> Context:
-    """What ``game``'s narrator needs to speak to ``reader`` in ``lang``."""
-    return Context(translator(lang, *game.narrator().domains), names, reader)
+            reader: int | None = None, time_factor: float | None = 1.0) -> Context:
+    """What ``game``'s narrator needs to speak to ``reader`` in ``lang``; ``time_factor``
+    stretches the rule's seconds to the table's (``Context.seconds``)."""
+    return Context(translator(lang, *game.narrator().domains), names, reader, time_factor)
 
 
 def narrate(game: Game, event: Mapping[str, Any], names: Sequence[str],

@@ -8,9 +8,14 @@ by ``scripts/test.sh``, the CI command): then they fail.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from spieltisch.server.store import Store
 
 PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -49,3 +54,16 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def pg_url() -> str:
     require_postgres()
     return PG_URL
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Iterator[Store]:
+    """A store in a fresh SQLite file, dropped after the test."""
+    from spieltisch.server.store import Store
+
+    from .helpers import unique_prefix
+
+    s = Store(f"sqlite:///{tmp_path / 'tables.sqlite3'}", unique_prefix())
+    yield s
+    s.drop_all()
+    s.close()

@@ -120,7 +120,7 @@ class Cluster:
         self.db, self.name = fresh_database(), f"test-{uuid.uuid4().hex[:10]}"
         self.url = f"postgresql+psycopg://postgres@127.0.0.1:5432/{self.db}"
         self.args = ["--db", self.url, "--redis", REDIS, "--cluster", self.name,
-                     "--lease", "2", "--grace", "1000", "--bot-delay", "0",
+                     "--lease", "2", "--grace", "1000", "--bot-timing", "0",
                      "--messages-per-second", "10000", "--forwarded-allow-ips", "127.0.0.1",
                      *(extra or [])]
         self.tmp = tmp
@@ -227,6 +227,11 @@ class Player:
                 self.acked[str(msg["id"])] = msg["index"]
                 if self.unacked is not None and self.unacked["id"] == msg["id"]:
                     self.unacked = None
+                    if msg.get("repeat"):
+                        # the resent action had been applied before the move: the welcome
+                        # that asked this seat to act came while it waited, so ask again
+                        with contextlib.suppress(Exception):
+                            await self.client.send({"type": "state"})
                 continue
             if msg["type"] == "error" and msg.get("code") == "storage":
                 await asyncio.sleep(0.2)  # the table is moving: send it again

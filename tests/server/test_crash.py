@@ -70,7 +70,7 @@ class ServerProcess:
 
     def start(self) -> None:
         self.proc, self.port = start_serve(
-            ["--db", self.db, "--grace", "1000", "--bot-delay", "0",
+            ["--db", self.db, "--grace", "1000", "--bot-timing", "0",
              "--messages-per-second", "10000"], self.log)
 
     def kill(self) -> None:

@@ -356,7 +356,7 @@ def _file_size_limit(limit: int) -> Any:
 def test_a_full_disk_during_play_loses_no_acknowledged_action(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'full.sqlite3'}"
     log = tmp_path / "server.log"
-    args = ["--db", db, "--grace", "1000", "--bot-delay", "0", "--messages-per-second", "1000"]
+    args = ["--db", db, "--grace", "1000", "--bot-timing", "0", "--messages-per-second", "1000"]
     proc, port = start_serve(args, log)  # to set up the table on a disk with room
     base, ws = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     code = create_table(base, "president", ["human"] * 4, players=4, seed=3)["code"]

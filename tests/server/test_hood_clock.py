@@ -19,7 +19,7 @@ from spieltisch.server.table import TableRuntime
 
 from .helpers import unique_prefix
 
-A, B, CC = 0, 1, 2
+A, B, CC, D = 0, 1, 2, 3
 
 #: D deals; A and C hold the two Green 3s, Green 7 is on the discard pile; the other
 #: cards form the draw pile ("...", in id order).
@@ -64,7 +64,7 @@ def test_a_paused_move_timer_resumes_with_the_time_it_had_left(tmp_path: Path) -
         rt = TableRuntime(row, store, cfg)
         rt.state = st = load_position(POSITION)  # the table starts from the position
         rt.row.status = "playing"
-        rt.seen_deal.update(range(4))  # every player has the deal on screen: the clocks run
+        rt.ready_seats.update(range(4))  # every player pressed "I'm ready": the clocks run
         assert rt._check_ready()
         move_timer = C.EXPIRE_ID[C.T_MOVE]
 
@@ -93,6 +93,10 @@ def test_a_paused_move_timer_resumes_with_the_time_it_had_left(tmp_path: Path) -
         loop.now = 64.0
         await settle(lambda: not st.pause)
         assert not st.pause and rt.log[-1] == (CLOCK, "expire politix")
+        # after a pause every person presses "I'm ready" again; meanwhile no clock runs
+        assert rt.not_ready() == [A, B, CC, D] and rt.armed is None
+        for seat in (A, B, CC, D):
+            rt._saw_deal(seat)
         assert rt.armed == (65.0, (CLOCK, move_timer, 2))  # 1 s left, not 3
         loop.now = 64.9
         await settle()

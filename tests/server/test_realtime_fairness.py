@@ -18,7 +18,7 @@ import random
 import threading
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -70,11 +70,8 @@ class Screen:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(f"sqlite:///{tmp_path / 'fair.sqlite3'}", unique_prefix())
-    yield s
-    s.drop_all()
-    s.close()
+def store(sqlite_store: Store) -> Store:
+    return sqlite_store
 
 
 def on_manual_clock(test: Callable[[ManualClockLoop], Awaitable[None]]) -> None:
@@ -87,10 +84,11 @@ def on_manual_clock(test: Callable[[ManualClockLoop], Awaitable[None]]) -> None:
 
 async def settle(rt: TableRuntime, rounds: int = 200_000) -> None:
     """Run what is due at the loop's present moment until the table is idle: no task of
-    its own, no lock held, its bots waiting (a bot thinking in its thread keeps it busy)."""
+    its own, no lock held, no bot thinking (a bot whose answer waits for its delay waits
+    for the clock)."""
     def idle() -> bool:
         bots_wait = rt._driver is None or not rt._wake.is_set()
-        return not rt._tasks and not rt.lock.locked() and bots_wait
+        return not rt._tasks and not rt.thinking and not rt.lock.locked() and bots_wait
 
     for _ in range(rounds):
         await asyncio.sleep(0)
@@ -111,13 +109,15 @@ async def walk(loop: ManualClockLoop, rt: TableRuntime, until: float,
 
 
 def position_table(store: Store, *, seed: int = 1, pace: Pace = Pace.RULES,
-                   **config: Any) -> TableRuntime:
-    """Four people at a Hood Politix table set up from ``POSITION``, every one of them
-    with the deal on screen (the clocks may run)."""
+                   bots: dict[int, str] | None = None, **config: Any) -> TableRuntime:
+    """Four people at a Hood Politix table set up from ``POSITION`` (or bots of the given
+    level or spec at the seats ``bots`` names); the clocks wait for the people's ready."""
     code = uuid.uuid4().hex[:8].upper()
     setup = json.dumps({"pace": pace.value}) if pace is not Pace.RULES else None
+    bots = bots or {}
     store.create_table(code, "hood_politix", 4, {"first_dealer": 3}, seed,
-                       [SeatRow(i, "human") for i in range(4)], setup=setup)
+                       [SeatRow(i, "bot", bots[i]) if i in bots else SeatRow(i, "human")
+                        for i in range(4)], setup=setup)
     row = store.load_table(code)
     assert row is not None and row.pace == pace.value
     cfg = ServerConfig(db_url=store.url, table_prefix=store.prefix, grace_seconds=1000,
@@ -155,12 +155,21 @@ def act(rt: TableRuntime, screen: Screen, text: str, arrival: float,
 
 # -- the clocks wait for the first deal on screen ---------------------------------------------
 
+class TurnOnly(Bot):
+    """Plays or draws on its turn and never acts out of turn (no throw-in, no Politix)."""
+
+    def act(self, obs: Observation) -> int | None:
+        legal = obs.legal_actions()
+        return next((a for a in legal if obs.game.action_to_json(a).split()[0]
+                     in ("play", "draw", "accept")), legal[0])
+
+
 def test_a_late_human_draws_no_penalty_and_then_has_the_rules_three_seconds(
         tmp_path: Path) -> None:
-    """Issue 18: a human creates a Hood Politix table with three bots at the default pace
-    and opens it only 10 s later. Meanwhile the bots play up to the human's turn, but no
-    timer runs, so nothing expires and nobody is accused. Once the first deal is on the
-    human's screen (``ready``), the rule's 3 s apply: the timer passes 3 s later."""
+    """Issue 18 and 35: a human creates a Hood Politix table with three bots at the default
+    pace and opens it only 10 s later. Until she presses "I'm ready" nobody plays and no
+    timer runs, so nothing expires and nobody is accused. Then the bots play up to her
+    turn and the rule's 3 s apply: her timer passes 3 s later."""
     cfg_kwargs = {"grace_seconds": 30.0, "ready_timeout": 30.0}
 
     async def test(loop: ManualClockLoop) -> None:
@@ -171,32 +180,35 @@ def test_a_late_human_draws_no_penalty_and_then_has_the_rules_three_seconds(
             rt = await lobby.create({"game": "hood_politix", "players": 4}, "zoe")
             assert [s.kind for s in rt.row.seats] == ["human", "bot", "bot", "bot"]
             assert rt.pace is Pace.RULES
+            rt.bots = {s: TurnOnly(rt.game, s) for s in rt.bots}  # the clock alone matters
             await lobby.join(rt, {"name": "Zoe"}, "zoe")
             assert rt.status == "playing" and rt.not_ready() == [A]
             await walk(loop, rt, 10.0)
             st = rt.state
             assert st is not None
-            # the bots played up to Zoe's turn (none at all when the random dealer makes her
-            # the first to play: the table's seed is the server's own)
-            assert all(seat != CLOCK for seat, _ in rt.log), rt.log  # nothing expired
-            assert not any(text.startswith("accuse 0") for _, text in rt.log)
-            assert not st.expired and rt.armed is None and rt._deadline_json() == []
-            assert st.to_act() == (A,)  # the bots wait for Zoe now
+            assert rt.log == []  # the bots wait for her too
+            assert rt.armed is None and rt._deadline_json() == []
 
             zoe = Screen()
             await rt.attach(zoe.conn, A)  # she opens the table at t = 10 ...
             welcome = zoe.of("welcome")[0]
             assert welcome["not_ready"] == [A] and welcome["deadlines"] == []
-            await rt.ready(zoe.conn)  # ... and the deal is on her screen
-            assert rt.armed == (13.0, (CLOCK, MOVE_TIMER, st.timer_since))
-            state = zoe.of("state")[-1]  # told that the clocks run, and for how long
+            await rt.ready(zoe.conn)  # ... and presses "I'm ready"
+            await settle(rt)  # the bots (answering at once here) play up to her turn
+            await walk(loop, rt, 10.5)
+            assert all(seat != CLOCK for seat, _ in rt.log), rt.log  # nothing expired
+            assert not any(text.startswith("accuse 0") for _, text in rt.log)
+            assert st.to_act() == (A,) and rt.armed is not None
+            due, key = rt.armed  # her 3 s began with her turn
+            assert key == (CLOCK, MOVE_TIMER, st.timer_since) and due == 13.0
+            state = [m for m in zoe.got if "deadlines" in m][-1]  # sent as it began
             assert state["not_ready"] == [] and state["deadlines"] == [
                 {"seat": None, "seconds": 3.0, "remaining": 3.0,
-                 "reason": "seat 0 is too slow"}]
-            assert zoe.of("ping")[0]["id"] == 1  # her lag is measured from now on
-            await walk(loop, rt, 12.95)
+                 "reason": "seat 0 is too slow", "passable": False}]
+            assert zoe.of("ping")[0]["id"] == 1  # her lag is measured from her hello
+            await walk(loop, rt, due - 0.05)
             assert not st.expired and all(seat != CLOCK for seat, _ in rt.log)
-            await walk(loop, rt, 13.0)
+            await walk(loop, rt, due)
             assert (CLOCK, "expire move-timer") in rt.log and st.expired
         finally:
             lobby.store.drop_all()
@@ -508,9 +520,9 @@ def test_the_pace_is_chosen_at_creation_and_listed(tmp_path: Path) -> None:
             me = await Client.open(server.ws_base, code, seat["token"])
             welcome = await me.until(has_view)
             assert welcome["not_ready"] == [0] and welcome["deadlines"] == []
-            await me.send({"type": "ready"})
-            ping = await me.until(lambda m: m["type"] == "ping")  # after the new state
-            started = next(m for m in me.received if m["type"] == "state")
+            await me.send({"type": "ready"})  # the person pressed "I'm ready"
+            started = await me.until(lambda m: m["type"] == "state")
+            ping = await me.until(lambda m: m["type"] == "ping")  # pings began at hello
             assert started["not_ready"] == []
             assert [d["seconds"] for d in started["deadlines"]] == [9.0]  # 3 x 3 s
             await me.send({"type": "pong", "id": ping["id"]})
@@ -573,7 +585,8 @@ def test_a_slow_bot_does_not_hold_up_another_table(store: Store) -> None:
         slow.activate()
         while not thinking.is_set():
             await asyncio.sleep(0.01)
-        assert slow.lock.locked()  # a bot of table 1 is thinking, the lock held
+        # a bot of table 1 is thinking, on a copy of the state: the table's lock is free
+        assert not slow.lock.locked() and slow._plans
         loop = asyncio.get_running_loop()
         began = loop.time()
         msg = {"type": "action", "id": "x",
@@ -581,7 +594,7 @@ def test_a_slow_bot_does_not_hold_up_another_table(store: Store) -> None:
         assert await quick.player_action(screen.conn, msg) is None
         took = loop.time() - began
         assert took < 0.5, f"table 2 waited {took:.2f} s for table 1's bot"
-        assert slow.lock.locked() and not slow.log  # the bot was still thinking
+        assert slow._plans and not slow.log  # the bot was still thinking
         assert len(quick.log) == 1 and screen.of("ack")[0]["index"] == 0
         await slow.close()
         await quick.close()

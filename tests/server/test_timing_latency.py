@@ -14,9 +14,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import uuid
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
@@ -27,16 +25,12 @@ from spieltisch.server.store import SeatRow, Store
 from spieltisch.server.table import TableRuntime
 from spieltisch.server.thinking import BotRunner, kind_of
 
-from .helpers import unique_prefix
 from .test_realtime_fairness import ManualClockLoop, act, on_manual_clock, seated, settle
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(f"sqlite:///{tmp_path / 'latency.sqlite3'}", unique_prefix())
-    yield s
-    s.drop_all()
-    s.close()
+def store(sqlite_store: Store) -> Store:
+    return sqlite_store
 
 
 def president_table(store: Store, seats: list[SeatRow], seed: int = 3) -> TableRuntime:

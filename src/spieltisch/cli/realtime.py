@@ -7,7 +7,8 @@ views. The wall clock runs:
   restarts it) and its action is applied when it passes; a timer that a pause
   freezes (``State.frozen_timers``) keeps the time it had run and, back in
   ``deadlines`` with the same key, runs on from there (Hood Politix §5.3);
-* bots decide at once but act after a human-like reaction time; with probability
+* bots decide at once but act after a person's reaction time for their level (the
+  server's, ``bots.pacing.TEMPI``: a turn 1.1-2.6 s after the change); with probability
   ``mistake_rate`` a bot is *slow* (it waits past the move timer) or *forgets*
   (it drops the trailing words of its action, e.g. ``play G3 mic`` → ``play G3``,
   or lets an out-of-turn chance pass);
@@ -30,12 +31,14 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol, TextIO
 
 from ..bots import expand_specs, make_bot
 from ..bots.base import Bot, Observation
+from ..bots.levels import Level
+from ..bots.pacing import DEFAULT_LEVEL, BotClock, Moment, level_of
 from ..core.game import Game, IllegalAction, State, Verdict
 from ..i18n import N_
 from ..replay import Replay
@@ -66,7 +69,7 @@ class RealtimeTable:
 
     def __init__(self, game: Game, human: int | None, bots: list[Bot | None], seed: int,
                  out: Callable[[str], None], *, mistake_rate: float = 0.05,
-                 reaction: tuple[float, float] = (0.7, 1.8), time_scale: float = 1.0,
+                 levels: Sequence[Level] | None = None, time_scale: float = 1.0,
                  clock: Callable[[], float] = time.monotonic,
                  start: State | None = None, names: list[str] | None = None,
                  lang: str = "en") -> None:
@@ -75,7 +78,10 @@ class RealtimeTable:
         self.bots = bots
         self.out = out
         self.mistake_rate = mistake_rate
-        self.reaction = reaction
+        #: Each bot seat's delays (its level's; medium unless ``levels`` says), scaled by
+        #: ``time_scale`` where the plan is made.
+        self.clocks = [BotClock(lv, seed + 104_729 * (s + 1), 1.0) for s, lv in
+                       enumerate(levels or [DEFAULT_LEVEL] * game.num_players)]
         self.scale = time_scale
         self.clock = clock
         self.rng = random.Random(seed ^ 0x5EED)
@@ -126,9 +132,7 @@ class RealtimeTable:
             action = bot.act(obs) if seat in required else bot.react(obs)
             if action is None:
                 continue
-            lo, hi = self.reaction
-            delay = self.rng.uniform(lo, hi) if seat in required else \
-                self.rng.uniform(lo * 0.6, hi * 0.8)
+            delay = self.clocks[seat].delay(Moment.ACT if seat in required else Moment.REACT)
             if self.rng.random() < self.mistake_rate:
                 if self.rng.random() < 0.5:
                     delay += max((d.seconds for d in st.deadlines()), default=3.0) + 0.5
@@ -387,6 +391,7 @@ def play_realtime(game: Game, seat: int | None, bot_specs: str, seed: int,
         and sys.stdout.isatty()
     say = out or (lambda text: print(text, flush=True))
     table = RealtimeTable(game, seat, bots, seed, say, mistake_rate=mistake_rate,
+                          levels=[level_of(spec) for spec in specs],
                           time_scale=time_scale, start=start, names=names, lang=lang)
     table.replay.seats = ["you" if s == seat else specs[s] for s in range(n)]
     tr = table.tr

@@ -26,7 +26,9 @@ def serve(
         help="seconds a disconnected seat waits before a bot plays for it")] = 30.0,
     time_scale: Annotated[float, typer.Option(
         help="multiplies the games' deadlines (1 = the rules' times)")] = 1.0,
-    bot_delay: Annotated[float, typer.Option(help="pause before each bot action (s)")] = 0.5,
+    bot_timing: Annotated[float, typer.Option(
+        help="how fast bots answer: 1 = a person's pace for their level (0.45-2.6 s), "
+             "0 = at once, 0.5 = twice as fast", min=0.0)] = 1.0,
     move_clock: Annotated[float, typer.Option(
         help="seconds per move in games without deadlines of their own; when they pass, "
              "a bot makes that move (0: no clock)")] = 0.0,
@@ -81,7 +83,7 @@ def serve(
                    f"(pip install 'spieltisch[server]'): {e}", err=True)
         raise typer.Exit(2) from None
     config = ServerConfig(db_url=db or "", grace_seconds=grace, time_scale=time_scale,
-                          bot_delay=bot_delay, move_clock=move_clock,
+                          bot_timing=bot_timing, move_clock=move_clock,
                           messages_per_second=messages_per_second,
                           message_burst=max(60, int(messages_per_second * 3)),
                           max_tables_per_client=max_tables_per_client,

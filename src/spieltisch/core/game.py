@@ -232,6 +232,10 @@ class Deadline:
     for one, but a length the rules fix (a pause, a last reaction window: Hood Politix
     §5.5, §5.6, §9.7). A pace without move timers keeps it, so an idle player cannot
     stall the game.
+
+    ``passable``: a reaction window that the rules close once every seat that may act
+    in it (``State.out_of_turn``) has passed (HOAX polls "until everyone passes"); a
+    live table applies ``action`` then, without waiting for the time to run out.
     """
 
     seat: int
@@ -240,6 +244,7 @@ class Deadline:
     since: int
     reason: str = ""
     fixed: bool = False
+    passable: bool = False
 
 
 @dataclass(frozen=True)
@@ -813,6 +818,9 @@ class GameSpec:
     summary: str = ""
     #: Upper bound on actions in one game, for conformance tests and runners.
     max_actions: int = 100_000
+    #: The game runs clocks of its own (``State.deadlines``): a live table waits until
+    #: every person says they are ready before they run, and the lobby offers a pace.
+    realtime: bool = False
 
     def configure(self, num_players: int | None = None, options: Mapping[str, Any] | None = None
                   ) -> Game:

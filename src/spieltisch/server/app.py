@@ -152,7 +152,7 @@ async def list_games(request: Request) -> Response:
         out.append({
             "name": name, "title": _translated(tr, spec.title),
             "min_players": spec.min_players, "max_players": spec.max_players,
-            "default_players": spec.default_players,
+            "default_players": spec.default_players, "realtime": spec.realtime,
             "summary": _translated(tr, spec.summary),
             "options": [option_info(o, tr) for o in spec.options],
             "bots": levels.offered(lang),

@@ -35,8 +35,12 @@ class ServerConfig:
     #: seat the game waits for lets it pass, the substitute bot makes that one move.
     #: 0 = no clock. Multiplied by ``time_scale`` like the engine's deadlines.
     move_clock: float = 0.0
-    #: Pause before each bot action (seconds); 0 = as soon as the loop allows.
-    bot_delay: float = 0.0
+    #: How fast bots answer: 1 = a person's pace, per level (``bots.pacing.TEMPI``: a bot's
+    #: move shows 0.45-2.6 s after the change it answers), 0 = as soon as it has decided
+    #: (tests), values between scale the delays.
+    bot_timing: float = 0.0
+    #: Seconds per move that a person's misclick guard may hold their move timer.
+    guard_seconds: float = 15.0
     #: Out-of-turn actions arriving within this many seconds of each other are a race,
     #: decided by compensated arrival (docs/server.md, "Time"). Not scaled.
     race_window: float = 0.15
@@ -48,9 +52,9 @@ class ServerConfig:
     lag_quota_cap: float = 0.4
     #: Seconds between the server's pings of a seat's connection (they measure its lag).
     ping_interval: float = 5.0
-    #: Seconds a connected seat may take to say ``ready`` (it drew the first deal) before
-    #: the table's clocks start without it (a client that never says it).
-    ready_timeout: float = 30.0
+    #: Seconds a connected person may take to press "I'm ready" before the table's clocks
+    #: start without them (0: wait for them however long it takes).
+    ready_timeout: float = 120.0
     #: Largest accepted WebSocket message (bytes of text).
     max_message_bytes: int = 4096
     #: Sustained messages per second per connection, and the burst allowed above it.

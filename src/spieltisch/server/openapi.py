@@ -104,6 +104,8 @@ SCHEMA: dict[str, Any] = {
             "name": {"type": "string"}, "title": {"type": "string"},
             "min_players": {"type": "integer"}, "max_players": {"type": "integer"},
             "default_players": {"type": "integer"}, "summary": {"type": "string"},
+            "realtime": {"type": "boolean",
+                         "description": "the game has clocks of its own: the pace matters"},
             "options": {"type": "array", "items": {"type": "object", "properties": {
                 "name": {"type": "string"}, "kind": {"enum": ["bool", "int", "float", "str"]},
                 "default": {}, "choices": {"type": ["array", "null"]},

@@ -5,15 +5,18 @@ player's action, a bot's action, a deadline that passes. Each is judged against
 the state it meets when it is applied. Out-of-turn actions that another person could
 race (a throw-in) are held for a short race window and applied in the order of their
 arrival less a capped credit for network delay (``timing``); a deadline that passes
-waits as long as some player's credit could still beat it. No clock runs before every
-person at the table has seen the first deal. Each action is written to the store
-*before* it is applied and pushed, so nothing acknowledged is ever lost.
+waits as long as some player's credit could still beat it. No clock runs and no bot
+acts before every person at the table has pressed "I'm ready" (again after a pause).
+Bots think on a copy of the state, outside the lock, and answer after a person's delay
+(``pacing``). Each action is written to the store *before* it is applied and pushed, so
+nothing acknowledged is ever lost.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -21,13 +24,14 @@ import logging
 import random
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from typing import Any
 
 from .. import narration
 from ..bots import make_bot
 from ..bots.base import Bot, Observation
 from ..bots.levels import make_seat_bot
+from ..bots.pacing import BotClock, Moment, level_of
 from ..core.game import (
     CLOCK,
     Check,
@@ -184,13 +188,44 @@ class TableRuntime:
         self._tasks: set[asyncio.Task[Any]] = set()
         #: Failed action writes in a row (the retry waits longer with each).
         self._store_failures = 0
-        #: The pace its creator chose: the rule's times, relaxed (x3) or untimed.
+        #: The pace its creator chose: the rule's times, relaxed (x3) or untimed; a
+        #: person who keeps timing out at a table of bots may take the untimed pace for
+        #: the rest of the round (``set_pace``): then ``pace`` differs until the round ends.
         self.pace = Pace.parse(row.pace)
-        #: Human seats whose player has seen the first deal (said ``ready``, or acted).
-        #: No clock runs until every human seat has, or a substitute bot plays it.
-        self.seen_deal: set[int] = set()
+        self._pace_round: int | None = None
+        #: A table with clocks (a real-time game, or the server's move clock) waits until
+        #: every person has pressed "I'm ready" before the first clock runs and again after
+        #: a pause; meanwhile no clock runs and no bot acts.
+        self.wants_ready = get_spec(row.game).realtime or (
+            config.move_clock > 0 and self.pace is not Pace.UNTIMED)
+        #: Person seats that said ``ready`` (pressed "I'm ready", or acted) this time.
+        self.ready_seats: set[int] = set()
         self.clocks_started = False
         self._ready_timers: dict[int, asyncio.TimerHandle] = {}
+        #: Whether the state held frozen timers (a pause) after the last action.
+        self._paused = False
+        #: Per seat, the move timeouts in a row of a person, and the rounds in which the
+        #: untimed pace was offered to them.
+        self.timeouts: dict[int, int] = {}
+        self._offered: dict[int, int] = {}
+        #: Per passable window (its timer key): the seats that passed it.
+        self.passed: dict[Key, set[int]] = {}
+        #: Per seat: when its misclick guard opened (loop time): its move timer stands
+        #: still until the guard closes. ``_guard_used``: seconds credited per (seat, epoch).
+        self.guards: dict[int, float] = {}
+        self._guard_timers: dict[int, asyncio.TimerHandle] = {}
+        self._guard_used: dict[tuple[int, int], float] = {}
+        #: Bumped by every change a bot may answer: each bot seat decides once per epoch.
+        self.epoch = 0
+        #: Per bot seat: its delays, its decision under way, the epoch it last answered.
+        self.bot_clocks: dict[int, BotClock] = {}
+        self._plans: dict[int, asyncio.Task[None]] = {}
+        self._answered: dict[int, int] = {}
+        #: Bot seats thinking right now (the rest of their plans wait for the clock).
+        self.thinking: set[int] = set()
+        #: Told of every bot answer applied: seat, kind, seconds since it began to decide
+        #: (``benchmarks/realtime.py`` measures the bots' pace with it).
+        self.on_bot_answer: Callable[[int, Moment, float], None] | None = None
         #: Per seat: the credit for network delay it has left (``timing.LagQuota``).
         self.quotas: dict[int, LagQuota] = {}
         #: Contenders held together (a race), if any; bots wait while one is open.
@@ -207,6 +242,12 @@ class TableRuntime:
             if s.kind == "bot":
                 self.bots[s.seat] = make_seat_bot(self.game, s.bot or "random", s.seat,
                                                   row.seed + 7919 * (s.seat + 1))
+                self.bot_clocks[s.seat] = self._bot_clock(s.seat, s.bot)
+
+    def _bot_clock(self, seat: int, spec: str | None) -> BotClock:
+        """The delays of the bot at ``seat``: its level's, from a generator of its own."""
+        return BotClock(level_of(spec), self.row.seed + 104_729 * (seat + 1),
+                        self.config.bot_timing)
 
     # -- lifecycle ---------------------------------------------------------------
     @property
@@ -265,8 +306,11 @@ class TableRuntime:
     async def close(self) -> None:
         if self._timer:
             self._timer.cancel()
-        for h in [*self.grace.values(), *self._ready_timers.values()]:
+        for h in [*self.grace.values(), *self._ready_timers.values(),
+                  *self._guard_timers.values()]:
             h.cancel()
+        for task in self._plans.values():
+            task.cancel()
         self._drop_window()
         if self._driver:
             self._driver.cancel()
@@ -298,6 +342,7 @@ class TableRuntime:
             for c in self.conns:
                 if c.seat is not None:
                     self._expect_ready(c.seat)
+                    self._start_pings(c)
 
     # -- messages ----------------------------------------------------------------
     def names(self, lang: str) -> list[str]:
@@ -322,16 +367,31 @@ class TableRuntime:
         }
 
     def _deadline_json(self) -> list[dict[str, Any]]:
-        """The timers running now, at the table's pace: each one's full length and the
-        time it has left (``remaining``, seconds). None before the clocks start."""
+        """The timers running now, at the table's pace: each one's full length, the time
+        it has left (``remaining``, seconds; a timer a misclick guard holds stands still)
+        and whether every eligible seat may pass it. None before the clocks start."""
         now = _now()
+        held = self._guarded_keys()
+        passable = {key_of(d) for d in self.state.deadlines() if d.passable} \
+            if self.state is not None else set()
         out = []
         for key, length, reason in self._timed():
             start = self.timers.started.get(key, now)
+            at = min(self.guards.values()) if key in held else now
             out.append({"seat": key[0] if key[0] != CLOCK else None, "seconds": length,
-                        "remaining": round(max(0.0, start + length - now), 3),
-                        "reason": reason})
+                        "remaining": round(max(0.0, start + length - at), 3),
+                        "reason": reason, "passable": key in passable})
         return out
+
+    def time_factor(self) -> float | None:
+        """How this table stretches a rule's seconds (the pace times the server's
+        ``time_scale``); None at the untimed pace (no move timer runs)."""
+        length = self.pace.length(1.0, move_timer=True)
+        return None if length is None else length * self.config.time_scale
+
+    def _context(self, names: list[str], lang: str, seat: int | None) -> narration.Context:
+        """The narration context of ``seat`` in ``lang`` at this table's pace."""
+        return narration.context(self.game, names, lang, seat, self.time_factor())
 
     def _timed(self) -> list[tuple[Key, float, str]]:
         """The timers that run now: key, length (loop seconds) and reason. None before
@@ -355,6 +415,29 @@ class TableRuntime:
             out.append(((seat, MOVE_CLOCK, st.move_number), length * scale, "move clock"))
         return out
 
+    def _guarded_keys(self, guarded: Collection[int] | None = None) -> set[Key]:
+        """The move timers a misclick guard holds: those of a seat the game waits for
+        while that seat's guard is open (the rules' fixed lengths run on); ``guarded``:
+        these seats' guards instead of the open ones."""
+        st = self.state
+        seats = self.guards if guarded is None else guarded
+        if not seats or st is None:
+            return set()
+        waiting = [s for s in st.to_act() if s in seats]
+        if not waiting:
+            return set()
+        out = {key_of(d) for d in st.deadlines() if not d.fixed}
+        out.update((s, MOVE_CLOCK, st.move_number) for s in waiting)
+        return out
+
+    def _passable_key(self) -> Key | None:
+        """The timer key of the reaction window every eligible seat may pass now, if any
+        (only while the clocks run: before, nobody may close it)."""
+        st = self.state
+        if st is None or not self.clocks_started or st.is_over():
+            return None
+        return next((key_of(d) for d in st.deadlines() if d.passable), None)
+
     def _clocked_seats(self) -> list[int]:
         """Human seats the game waits for, when the server's per-move clock applies (a
         game without deadlines, not at the untimed pace)."""
@@ -373,7 +456,7 @@ class TableRuntime:
                                "status": self.row.status, "index": len(self.log),
                                "names": names, "log": []}
         if self.state is not None:
-            ctx = narration.context(self.game, names, lang, seat)
+            ctx = self._context(names, lang, seat)
             msg["log"] = self._history(seat, ctx)
             msg.update(self._seat_part(seat, ctx=ctx))
         return msg
@@ -398,11 +481,17 @@ class TableRuntime:
         st = self.state
         assert st is not None
         if ctx is None:
-            ctx = narration.context(self.game, self.names("en"), "en", seat)
+            ctx = self._context(self.names("en"), "en", seat)
+        window = self._passable_key()
+        passed = self.passed.get(window, set()) if window is not None else set()
         part: dict[str, Any] = {
             "view": st.view(seat),
             "deadlines": self._deadline_json() if deadlines is None else deadlines,
             "not_ready": self.not_ready(),
+            "pace": self.pace.value, "time_factor": self.time_factor(),
+            "passed": sorted(passed),
+            "may_pass": seat is not None and window is not None and seat not in passed
+            and seat in st.out_of_turn(),
             "over": st.is_over()}
         if st.is_over():
             part["result"] = st.result().to_json()
@@ -431,7 +520,7 @@ class TableRuntime:
             if text is None:
                 if c.lang not in names:
                     names[c.lang] = self.names(c.lang)
-                ctx = narration.context(self.game, names[c.lang], c.lang, c.seat)
+                ctx = self._context(names[c.lang], c.lang, c.seat)
                 msg: dict[str, Any] = {
                     "type": "update", "index": index,
                     "seat": actor if actor != CLOCK else None,
@@ -478,10 +567,13 @@ class TableRuntime:
             raise StorageError(str(e).strip().splitlines()[0] if str(e).strip()
                                else type(e).__name__) from e
         self._store_failures = 0
+        self._close_guard(seat)  # an action ends its player's hesitation
         events = st.apply(seat, action)
         self.log.append((seat, text))
+        self.epoch += 1
         if ack is not None:
             ack(index)
+        self._after_change(seat)
         if st.is_over():
             result = st.result().to_json()
             try:
@@ -497,15 +589,36 @@ class TableRuntime:
             self._finished()
         return index
 
+    def _after_change(self, actor: int) -> None:
+        """What an applied action means for the table's clocks: a pause that ended waits
+        for the people to be ready again (the one who ended it is), and a round that
+        ended gives the table its own pace back."""
+        st = self.state
+        assert st is not None
+        paused = bool(st.frozen_timers())
+        if self._paused and not paused and self.wants_ready and self.clocks_started:
+            self.clocks_started = False
+            self.ready_seats = {actor} if actor >= 0 and self._person_plays(actor) else set()
+            if not self.not_ready():  # nobody else to wait for
+                self.clocks_started = True
+            for seat in self.not_ready():
+                if any(c.seat == seat for c in self.conns):
+                    self._expect_ready(seat)
+        self._paused = paused
+        if self._pace_round is not None and st.round_number() != self._pace_round:
+            self._pace_round = None
+            self.pace = Pace.parse(self.row.pace)
+
     def _retry_later(self) -> None:
         """After a failed write: wake the bots and re-arm the timers in a while (half a
         second, doubling with each failure in a row up to 30 s), so that a table whose
         next move is a bot's or a deadline's does not stall while the database is away."""
-        delay = min(30.0, 0.5 * 2 ** self._store_failures)
+        delay = min(30.0, 0.5 * 2 ** min(self._store_failures, 6))
         self._store_failures += 1
 
         def retry() -> None:
             if self.row.status == "playing":
+                self._answered.clear()  # a bot whose move was not stored decides again
                 self._arm()
                 self._wake.set()
 
@@ -628,59 +741,81 @@ class TableRuntime:
         return self.bots.get(seat) or self.subs.get(seat)
 
     async def _drive(self) -> None:
+        """Until the game ends: after every change, let each bot that may act decide."""
         while self.row.status != "over":
             await self._wake.wait()
             self._wake.clear()
-            try:
-                while await self._bot_step():
-                    if self.config.bot_delay > 0:
-                        await asyncio.sleep(self.config.bot_delay)
-                    else:
-                        await asyncio.sleep(0)
-            except asyncio.CancelledError:
-                raise
-            except StorageError as e:  # retried by ``_retry_later``
-                log.error("table %s: storing a bot's action failed: %s", self.code, e)
-            except Exception:  # a bot bug must not stop the table's driver
-                log.exception("table %s: bot step failed", self.code)
+            self._plan_bots()
 
-    async def _bot_step(self) -> bool:
-        """Let one bot act, if one will, while this table's lock is held (the state stays
-        as the bot saw it). It decides in the server's bot threads (``thinking``): a slow
-        one (a hard bot thinks up to 1.8 s) apart from the quick ones, and the event loop
-        serves every other table meanwhile."""
+    def _plan_bots(self) -> None:
+        """Start a decision for every bot seat that may act now and has not answered
+        this epoch (at most one decision per seat at a time). Nothing while the table
+        waits for people to be ready."""
+        st = self.state
+        if self.row.status != "playing" or st is None or st.is_over() \
+                or (not self.bots and not self.subs) or self.not_ready():
+            return
+        for seat in dict.fromkeys([*st.to_act(), *st.out_of_turn()]):
+            if self._bot_for(seat) is None or seat in self._plans \
+                    or self._answered.get(seat) == self.epoch:
+                continue
+            task = asyncio.get_running_loop().create_task(self._bot_turn(seat, self.epoch))
+            self._plans[seat] = task
+            task.add_done_callback(functools.partial(self._plan_done, seat))
+
+    def _plan_done(self, seat: int, _task: object = None) -> None:
+        """A bot's decision is over: decide again if the table moved on meanwhile."""
+        self._plans.pop(seat, None)
+        if self.row.status == "playing":
+            self._wake.set()
+
+    async def _bot_turn(self, seat: int, epoch: int) -> None:
+        """One decision of the bot at ``seat``, as a person would make it: it thinks on a
+        copy of the state (the table goes on meanwhile, other bots think at the same
+        time), and its answer shows after its level's delay (``pacing``). An answer the
+        table overtook is applied only if it is still legal as it was meant (a vote
+        still is; a throw-in on a card now covered is not), else the bot decides again."""
+        bot = self._bot_for(seat)
+        st = self.state
+        if bot is None or st is None:
+            return
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        required = seat in st.to_act()
+        obs = Observation(st.clone(), seat, required=required)
+        self.thinking.add(seat)
+        try:
+            action = await self.thinker.decide(bot, bot.act if required else bot.react, obs)
+        except Exception:  # a bot bug must not stop the table
+            log.exception("table %s: the bot of seat %d failed", self.code, seat)
+            self._answered[seat] = epoch
+            return
+        finally:
+            self.thinking.discard(seat)
+        moment = Moment.GLANCE if action is None else (Moment.ACT if required
+                                                        else Moment.REACT)
+        clock = self.bot_clocks.get(seat)
+        wait = began + (clock.delay(moment) if clock is not None else 0.0) - loop.time()
+        await asyncio.sleep(max(0.0, wait))
         async with self.lock:
             st = self.state
-            if self.row.status != "playing" or st is None or st.is_over():
-                return False
-            if not self.bots and not self.subs:
-                return False
-            if self.window is not None:  # a race is held: the bots act on its outcome
-                return False
-            required = list(st.to_act())
-            optional = [s for s in st.out_of_turn() if s not in required and self._bot_for(s)]
-            self.rng.shuffle(optional)
-            for seat in optional:
-                bot = self._bot_for(seat)
-                assert bot is not None
-                obs = Observation(st, seat, required=False)
-                if await self._try_bot(seat, await self.thinker.decide(bot, bot.react, obs)):
-                    return True
-            bot_required = [s for s in required if self._bot_for(s)]
-            if bot_required:
-                seat = bot_required[0] if len(bot_required) == 1 else \
-                    self.rng.choice(bot_required)
-                bot = self._bot_for(seat)
-                assert bot is not None
-                obs = Observation(st, seat, required=True)
-                if await self._try_bot(seat, await self.thinker.decide(bot, bot.act, obs)):
-                    return True
-            return False
+            if st is None or self.row.status != "playing" or st.is_over() \
+                    or self._bot_for(seat) is not bot or self.not_ready():
+                return
+            if self.epoch != epoch and (action is None or required != (seat in st.to_act())
+                                        or action not in st.legal_actions(seat)):
+                return  # overtaken: ``_plan_done`` asks again
+            self._answered[seat] = self.epoch
+            if self.on_bot_answer is not None:
+                self.on_bot_answer(seat, moment, loop.time() - began)
+            if action is None:
+                await self._pass(seat)
+            else:  # not stored: ``_retry_later`` asks the bots again
+                await self._try_bot(seat, action)
 
-    async def _try_bot(self, seat: int, action: int | None) -> bool:
-        """A bot's decision, arriving now: applied, or held in a race (True), or refused."""
-        if action is None:
-            return False
+    async def _try_bot(self, seat: int, action: int) -> bool:
+        """A bot's decision, arriving now: applied, or held in a race (True), or refused.
+        Caller holds the lock."""
         entry = Entry(EntryKind.ACTION, asyncio.get_running_loop().time(), 0.0, seat, action,
                       bot=True)
         await self._admit(entry, self.config.race_window if self._contested(seat, action)
@@ -720,8 +855,11 @@ class TableRuntime:
         loop = asyncio.get_running_loop()
         timed = self._timed()
         self.timers.sync(st, loop.time(), [key for key, _, _ in timed if key[1] == MOVE_CLOCK])
+        held = self._guarded_keys()
         best: tuple[float, Key] | None = None
         for key, length, _ in timed:
+            if key in held:  # stands still while its player's guard is open
+                continue
             due = self.timers.started[key] + length
             if best is None or due < best[0]:
                 best = (due, key)
@@ -750,14 +888,19 @@ class TableRuntime:
                 bot = make_bot(self.game, self.config.substitute_bot, seat,
                                self.rng.randrange(2**31))
                 if await self._apply_bot(seat, bot.act(Observation(st, seat, required=True))):
+                    self._count_timeout([seat])
                     return
                 if self._store_failures:  # the write failed: ``_retry_later`` re-arms
                     return
             self._arm()
             return
-        if any(key_of(d) == key for d in st.deadlines()):
+        timer = next((d for d in st.deadlines() if key_of(d) == key), None)
+        if timer is not None:
+            # a move timer that ran out on people the game waited for: they were late
+            late = [] if timer.fixed else [s for s in st.to_act() if self._person_plays(s)]
             try:
                 await self._apply_locked(seat, action)
+                self._count_timeout(late)
                 return
             except IllegalAction as e:  # pragma: no cover - a game bug
                 log.error("table %s: deadline action refused: %s", self.code, e.reason)
@@ -765,6 +908,131 @@ class TableRuntime:
                 log.error("table %s: storing a deadline's action failed: %s", self.code, e)
                 return
         self._arm()
+
+    # -- passing a window, the misclick guard, the pace ---------------------------------
+    async def _pass(self, seat: int) -> None:
+        """``seat`` lets the open reaction window pass; once every seat that may still
+        act in it has, it closes at once (``Deadline.passable``). Caller holds the lock."""
+        st = self.state
+        key = self._passable_key()
+        if st is None or key is None or seat not in st.out_of_turn():
+            return
+        self.passed = {key: self.passed.get(key, set()) | {seat}}
+        if set(st.out_of_turn()) <= self.passed[key] and self.window is None:
+            await self._expire_now(key)
+        elif self._person_plays(seat):
+            self._push_states()  # everyone sees who passed
+
+    async def pass_window(self, conn: Conn) -> dict[str, Any] | None:
+        """A person pressed "Pass" in a reaction window; an error if there is none."""
+        async with self.lock:
+            st = self.state
+            seat = conn.seat
+            if seat is None or not conn.bound:
+                return err("not_a_seat", conn.tr.gettext(N_("Spectators cannot act.")))
+            if st is None or self._passable_key() is None or seat not in st.out_of_turn():
+                return err("nothing_to_pass", conn.tr.gettext(
+                    N_("There is no window you could pass now.")))
+            await self._pass(seat)
+            return None
+
+    async def guard(self, conn: Conn, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """The misclick guard of ``conn``'s person opened (``action``: the penalised
+        attempt it asks about) or closed (``action`` null). While it is open the move
+        timer of that seat stands still, up to ``guard_seconds`` per move, so hesitating
+        in it never makes the person late."""
+        tr = conn.tr
+        seat = conn.seat
+        if seat is None or not conn.bound:
+            return err("not_a_seat", tr.gettext(N_("Spectators cannot act.")))
+        async with self.lock:
+            st = self.state
+            if msg.get("action") is None:
+                self._close_guard(seat)
+                self._after_guard()
+                return None
+            if st is None or self.row.status != "playing" or seat not in st.to_act():
+                return err("no_guard", tr.gettext(N_("Nothing to confirm: it is not your "
+                                                     "move.")))
+            try:
+                action = self.game.action_from_json(msg["action"])
+            except Exception:  # a game's parser choking on garbage
+                return err("bad_action", tr.gettext(N_("That is not an action of this game.")))
+            if st.judge(seat, action).verdict is not Verdict.FAULTY:
+                return err("no_guard", tr.gettext(N_("That attempt costs nothing: play it "
+                                                     "without confirming.")))
+            left = self.config.guard_seconds - self._guard_used.get((seat, self.epoch), 0.0)
+            if seat in self.guards or left <= 0:
+                return None  # already open, or this move's guard time is spent
+            loop = asyncio.get_running_loop()
+            self.guards[seat] = loop.time()
+            self._guard_timers[seat] = loop.call_later(
+                left, lambda: self._spawn(self._guard_ran_out(seat)))
+            self._after_guard()
+            return None
+
+    async def _guard_ran_out(self, seat: int) -> None:
+        async with self.lock:
+            self._guard_timers.pop(seat, None)
+            if seat in self.guards:
+                self._close_guard(seat)
+                self._after_guard()
+
+    def _close_guard(self, seat: int) -> None:
+        """Close ``seat``'s guard: the move timers it held run on from where they stood."""
+        opened = self.guards.pop(seat, None)
+        h = self._guard_timers.pop(seat, None)
+        if h is not None:
+            h.cancel()
+        if opened is None:
+            return
+        held = self._guarded_keys({seat})
+        credit = max(0.0, _now() - opened)
+        used = (seat, self.epoch)
+        self._guard_used[used] = self._guard_used.get(used, 0.0) + credit
+        for key in held:
+            if key in self.timers.started:
+                self.timers.started[key] += credit
+
+    def _after_guard(self) -> None:
+        """Re-arm the timers and show everyone the clocks as they now stand."""
+        self._arm()
+        self._push_states()
+
+    def _count_timeout(self, waiting: list[int]) -> None:
+        """The move timer of the people in ``waiting`` ran out: at a second timeout in a
+        row, a person whose every opponent is a bot is offered the untimed pace for the
+        rest of the round (once a round)."""
+        st = self.state
+        if st is None or self.pace is Pace.UNTIMED:
+            return
+        for seat in waiting:
+            n = self.timeouts[seat] = self.timeouts.get(seat, 0) + 1
+            others_bots = all(not self._person_plays(s) for s in range(self.row.players)
+                              if s != seat)
+            if n >= 2 and others_bots and self._offered.get(seat) != st.round_number():
+                self._offered[seat] = st.round_number()
+                for c in self.conns:
+                    if c.seat == seat and c.bound:
+                        c.send({"type": "offer_pace", "pace": Pace.UNTIMED.value})
+
+    async def set_pace(self, conn: Conn, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """The person accepts the untimed pace offered after two timeouts in a row."""
+        tr = conn.tr
+        async with self.lock:
+            st = self.state
+            seat = conn.seat
+            if msg.get("pace") != Pace.UNTIMED.value or seat is None or st is None \
+                    or self._offered.get(seat) != st.round_number() \
+                    or self.row.status != "playing":
+                return err("no_offer", tr.gettext(N_("The pace can change only when the "
+                                                     "table offers it.")))
+            self.pace = Pace.UNTIMED
+            self._pace_round = st.round_number()
+            self.timeouts[seat] = 0
+            self._arm()
+            self._push_states()
+            return None
 
     # -- races -----------------------------------------------------------------------------
     def _person_plays(self, seat: int) -> bool:
@@ -868,6 +1136,7 @@ class TableRuntime:
             return err(*self._not_playing(tr), e.sent_id)
         try:
             await self._apply_locked(e.seat, e.action, e.client_id, e.ack)
+            self.timeouts[e.seat] = 0  # on time again
         except IllegalAction as exc:
             return err("illegal_action", self._refusal(tr, e.seat, exc), e.sent_id)
         except StorageError as exc:
@@ -897,21 +1166,22 @@ class TableRuntime:
                 e.done.set_result(None if e.bot or e.kind is EntryKind.DEADLINE
                                   else err("server_error", "the table closed", e.sent_id))
 
-    # -- the clocks wait until everyone has seen the table ---------------------------------
+    # -- the clocks wait until every person is ready -------------------------------------
     def _has_seen(self, seat: int) -> bool:
-        return seat in self.seen_deal or not self._person_plays(seat)
+        return seat in self.ready_seats or not self._person_plays(seat)
 
     def not_ready(self) -> list[int]:
-        """Human seats whose player has not yet seen the first deal: the clocks wait."""
-        if self.clocks_started or self.row.status != "playing":
+        """Person seats the table waits for: before the first clock and after a pause,
+        each person presses "I'm ready"; until all have, no clock runs and no bot acts."""
+        if not self.wants_ready or self.clocks_started or self.row.status != "playing":
             return []
         return [s.seat for s in self.human_seats() if not self._has_seen(s.seat)]
 
     def _saw_deal(self, seat: int) -> None:
-        """``seat`` has the first deal on its screen; the last one starts the clocks."""
-        if seat in self.seen_deal:
+        """The person at ``seat`` is ready; the last one starts (or restarts) the clocks."""
+        if seat in self.ready_seats or self.clocks_started:
             return
-        self.seen_deal.add(seat)
+        self.ready_seats.add(seat)
         h = self._ready_timers.pop(seat, None)
         if h is not None:
             h.cancel()
@@ -919,8 +1189,8 @@ class TableRuntime:
         self._notify_seats()
 
     def _check_ready(self) -> bool:
-        """Start the clocks once every human seat has seen the first deal (or a bot
-        plays it); every connection then gets a ``state`` with the running timers."""
+        """Start the clocks once every person is ready (or a bot plays their seat); every
+        connection then gets a ``state`` with the running timers, and the bots begin."""
         if self.clocks_started or self.row.status != "playing" or self.state is None \
                 or self.not_ready():
             return False
@@ -929,6 +1199,13 @@ class TableRuntime:
             h.cancel()
         self._ready_timers.clear()
         self._arm()
+        self._push_states()
+        self.epoch += 1
+        self._wake.set()
+        return True
+
+    def _push_states(self) -> None:
+        """A fresh ``state`` to every connection (one encoding per seat and language)."""
         per_seat: dict[tuple[int | None, str], str] = {}
         for c in self.conns:
             if c.bound:
@@ -936,13 +1213,12 @@ class TableRuntime:
                 if key not in per_seat:
                     per_seat[key] = json.dumps(self.snapshot(c.seat, "state", c.lang))
                 c.send(per_seat[key])
-        return True
 
     def _expect_ready(self, seat: int) -> None:
-        """A connected seat that never says ``ready`` (an old client) counts as ready
-        after ``ready_timeout`` seconds, so the clocks cannot wait for it forever."""
+        """A connected person who never presses "I'm ready" counts as ready after
+        ``ready_timeout`` seconds (0: never), so a table cannot wait for them forever."""
         if self.clocks_started or self.row.status != "playing" or self._has_seen(seat) \
-                or seat in self._ready_timers:
+                or seat in self._ready_timers or self.config.ready_timeout <= 0:
             return
         self._ready_timers[seat] = asyncio.get_running_loop().call_later(
             self.config.ready_timeout, lambda: self._spawn(self._ready_anyway(seat)))
@@ -950,20 +1226,23 @@ class TableRuntime:
     async def _ready_anyway(self, seat: int) -> None:
         async with self.lock:
             self._ready_timers.pop(seat, None)
-            if any(c.seat == seat for c in self.conns) and seat not in self.seen_deal:
+            if any(c.seat == seat for c in self.conns) and seat not in self.ready_seats:
                 log.info("table %s: seat %d never said ready; its clock runs anyway",
                          self.code, seat)
                 self._saw_deal(seat)
 
     async def ready(self, conn: Conn) -> None:
-        """``conn`` drew the started table: its seat has seen the first deal, and the
-        server starts measuring the connection's lag (its pings)."""
+        """The person at ``conn``'s seat pressed "I'm ready"."""
         async with self.lock:
             if conn.seat is None or not conn.bound or self.row.status != "playing":
                 return
             self._saw_deal(conn.seat)
-            if conn.lag.timer is None:
-                self._ping(conn)
+
+    def _start_pings(self, conn: Conn) -> None:
+        """Measure a seated connection's lag from now on (its credit for delay)."""
+        if conn.seat is not None and conn.lag.timer is None \
+                and self.row.status == "playing":
+            self._ping(conn)
 
     def _ping(self, conn: Conn) -> None:
         """Ping ``conn`` now and every ``ping_interval`` seconds while it plays."""
@@ -1021,6 +1300,7 @@ class TableRuntime:
                 self.subs.pop(seat, None)
                 self._expect_ready(seat)
             conn.send(self.snapshot(seat, "welcome", conn.lang))
+            self._start_pings(conn)
             self._notify_seats()
 
     async def set_language(self, conn: Conn, lang: str) -> None:

@@ -94,8 +94,20 @@ async def dispatch(rt: TableRuntime, conn: Conn, msg: dict[str, Any],
         conn.send({"type": "pong", "id": msg.get("id")})
     elif kind == "pong":  # the answer to the server's ping: a round trip (docs: "Time")
         rt.pong(conn, msg, arrival)
-    elif kind == "ready":  # the client drew the started table (the clocks wait for it)
+    elif kind == "ready":  # the person pressed "I'm ready" (the clocks wait for it)
         await rt.ready(conn)
+    elif kind in ("pass", "guard", "pace"):
+        if not conn.bound:
+            conn.send(err("not_joined", tr.gettext(N_("Send 'hello' first."))))
+            return
+        if kind == "pass":
+            reply = await rt.pass_window(conn)
+        elif kind == "guard":
+            reply = await rt.guard(conn, msg)
+        else:
+            reply = await rt.set_pace(conn, msg)
+        if reply is not None:
+            conn.send(reply)
     elif kind == "hello":
         if conn.bound:
             conn.send(err("already_joined",

@@ -24,6 +24,7 @@ SPEC = GameSpec(
     summary=N_("Claim identities, gather trios, buy information and unmask the others; "
                "first to 10 throne points."),
     max_actions=200_000,
+    realtime=True,
 )
 HoaxGame.spec = SPEC
 

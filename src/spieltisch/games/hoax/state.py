@@ -451,12 +451,13 @@ class HoaxState(State[HoaxGame]):
         return out
 
     def _window_deadline(self) -> list[Deadline]:
-        """A reaction window closes after ``reaction_seconds`` without a reaction."""
+        """A reaction window closes after ``reaction_seconds`` without a reaction, or
+        once every eligible seat has passed (the spec polls "until everyone passes")."""
         d = self.window_deadline
         if d is None or d.since != self.window_since:
             d = self.window_deadline = Deadline(
                 CLOCK, self.tab.close, self.game.reaction_seconds, self.window_since,
-                f"{PHASE_NAMES[self.phase]} window closes")
+                f"{PHASE_NAMES[self.phase]} window closes", passable=True)
         return [d]
 
     # ======================================================================= legality

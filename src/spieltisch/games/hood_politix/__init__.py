@@ -39,6 +39,7 @@ SPEC = GameSpec(
                "throw in identical cards, accuse forgotten Mic Checks. Places are points; "
                "lowest total after 3 rounds wins."),
     max_actions=200_000,
+    realtime=True,
 )
 HoodPolitixGame.spec = SPEC
 

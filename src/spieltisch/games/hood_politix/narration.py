@@ -65,7 +65,7 @@ def card_list(codes: Iterable[str], ctx: Context, sort: bool = False) -> str:
 FAULT_WORDS = {
     "mic-check": N_("a missed Mic Check"),
     "mic-drop": N_("a missed Mic Drop"),
-    "timeout": N_("taking too long (3-second rule)"),
+    "timeout": N_("taking too long ({seconds}-second rule)"),
 }
 
 
@@ -73,9 +73,11 @@ FAULT_WORDS = {
 SOME_FAULT = N_("a fault")
 
 
-def fault_words(code: object, ctx: Context) -> str:
-    """"a missed Mic Check": the fault ``code`` in the reader's language."""
-    return ctx.tr.gettext(FAULT_WORDS.get(str(code), SOME_FAULT))
+def fault_words(code: object, ctx: Context, move_seconds: float) -> str:
+    """"a missed Mic Check": the fault ``code`` in the reader's language; the timeout
+    names the table's seconds for the rule's ``move_seconds`` (9 at the relaxed pace)."""
+    return ctx.tr.format(FAULT_WORDS.get(str(code), SOME_FAULT),
+                         seconds=ctx.seconds(move_seconds))
 
 
 def fault_kind(event: Event) -> Fault | None:
@@ -230,9 +232,13 @@ class Narrator(narration.Narrator):
                                  gave=card_name(str(ev["gave"]), ctx), **args)
         return ctx.tr.format(N_("{player} exchanges a card with {target}."), **args)
 
+    def _move_seconds(self) -> float:
+        """The rule's seconds of the 3-second rule (option ``move_seconds``)."""
+        return float(getattr(self.game, "move_seconds", 3.0))
+
     def _accuse(self, ev: Event, ctx: Context) -> str:
         args = {"player": ctx.name(ev.get("seat")), "accused": ctx.name(ev.get("accused")),
-                "fault": fault_words(ev.get("fault"), ctx)}
+                "fault": fault_words(ev.get("fault"), ctx, self._move_seconds())}
         if ev.get("valid", True):
             return ctx.tr.format(N_("{player} accuses {accused} of {fault} — rightly."), **args)
         return ctx.tr.format(N_("{player} accuses {accused} of {fault} — wrongly: Judas!"),
@@ -251,7 +257,8 @@ class Narrator(narration.Narrator):
         if typ == C.A_ACCUSE:
             return tr.format(N_("{player} accuses {accused} of {fault} — wrongly: Judas!"),
                              player=player, accused=ctx.name(arg),
-                             fault=tr.gettext(FAULT_WORDS[C.FAULT_CODES[kind]]))
+                             fault=fault_words(C.FAULT_CODES[kind], ctx,
+                                               self._move_seconds()))
         if typ == C.A_THROW:
             card = card_name(C.KIND_CODES[kind], ctx)
             if why is Fault.NOT_A_NUMBER:
@@ -345,7 +352,8 @@ class Narrator(narration.Narrator):
             return tr.format(N_("Give your {card} in exchange"), card=card)
         if typ == C.A_ACCUSE:
             return tr.format(N_("Accuse {player} of {fault}"), player=ctx.name(arg),
-                             fault=tr.gettext(FAULT_WORDS[C.FAULT_CODES[kind]]))
+                             fault=fault_words(C.FAULT_CODES[kind], ctx,
+                                               self._move_seconds()))
         if typ == C.A_EXPIRE:
             return tr.gettext(_TIMER_LABELS[arg])
         return tr.gettext(_SIMPLE_LABELS[typ])
@@ -465,7 +473,8 @@ class Narrator(narration.Narrator):
         for f in view.get("open_faults") or []:
             template = _OPEN_FAULTS.get(f["fault"])
             if template is not None:
-                out.append(tr.format(template, player=ctx.name(f["seat"])))
+                out.append(tr.format(template, player=ctx.name(f["seat"]),
+                                     seconds=ctx.seconds(self._move_seconds())))
         for s, cards in sorted((view.get("revealed") or {}).items()):
             out.append(tr.format(N_("Revealed in {player}'s hand: {cards}."),
                                  player=ctx.name(int(s)), cards=card_list(cards, ctx, True)))
@@ -534,7 +543,7 @@ _TIMER_LABELS = (N_("Let the move timer run out"), N_("Let the Respekt time run 
 _OPEN_FAULTS = {
     "mic-check": N_("{player} missed the Mic Check and may be accused."),
     "mic-drop": N_("{player} went out without Mic Drop and may be accused."),
-    "timeout": N_("{player} is taking too long and may be accused (3-second rule)."),
+    "timeout": N_("{player} is taking too long and may be accused ({seconds}-second rule)."),
 }
 
 
