@@ -73,3 +73,17 @@ def test_compiled_beside_pure(tmp_path: Path) -> None:
     assert {r["game"] for r in data["rows"]} == {
         "hoax", "hockey", "hood_politix", "pixmit", "president"}
     assert all(r["pure"] > 0 and r["compiled"] > 0 for r in data["rows"])
+
+
+def test_realtime_and_hoax_pace(tmp_path: Path) -> None:
+    figures = tmp_path / "realtime.json"
+    printed = bench("realtime.py", "--levels", "medium", "--seconds", "4", "--tables", "3",
+                    "--speed", "10", "--json", str(figures))
+    assert "medium  bots act   n=" in printed and "throw-ins made" in printed
+    (row,) = json.loads(figures.read_text())
+    assert row["level"] == "medium" and row["act"] and min(row["act"]) >= 1.2
+    pace = tmp_path / "pace.json"
+    printed = bench("hoax_pace.py", "--levels", "medium", "--turns", "2", "--limit", "60",
+                    "--json", str(pace))
+    (level,) = json.loads(pace.read_text())
+    assert level["level"] == "medium" and len(level["turns"]) == 2

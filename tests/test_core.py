@@ -348,7 +348,7 @@ def test_judge_gives_the_shared_reasons_then_the_phase_s_own():
         ("you hold no 1", "you hold no 1", "you hold no {card}", {"card": 1})
     assert s.move_number == 2 and s.hands == [[0, 2], [1]]
     # the core's reasons are in the core catalog (a game's are in the game's)
-    assert translate_reason(s.game, s.judge(3, 0), "de") == "es gibt keinen Platz 3"
+    assert translate_reason(s.game, s.judge(3, 0), "de") == "es gibt keinen Platz 4"
     assert translate_reason(s.game, s.judge(0, 9), "nl") == "actie 9 valt buiten de actieruimte"
     s.apply(0, 2)
     assert s.judge(1, 0).reason == "the game is over"

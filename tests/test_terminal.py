@@ -186,3 +186,40 @@ def test_end_of_input_and_ctrl_c_stop_the_game(monkeypatch, tmp_path, stop, said
     screen, kb = play(monkeypatch, "hockey", 1, answer)
     assert said in screen and kb.questions == {"optional": 0, "required": 1, "save": 1}
     assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_answers_in_german(monkeypatch, tmp_path):
+    """Issue 34, item 6: a parse error and a refusal in the chosen language, the card by
+    the table's symbol, nothing of the engine's English (``--lang de``)."""
+    script = iter(["xyz", "ILLEGAL", "q"])
+
+    def answer(kb: Keyboard, prompt: str) -> str | None:
+        if prompt.startswith("Replay") or "Datei" in prompt or prompt == SAVE_QUESTION:
+            return ""
+        reply = next(script)
+        if reply == "ILLEGAL":
+            assert kb.obs is not None
+            legal = kb.obs.legal_actions()
+            reply = str(kb.obs.game.action_to_json(next(a for a in range(52)
+                                                        if a not in legal)))
+        return reply
+
+    screen = io.StringIO()
+    keyboard = Keyboard(screen, answer)
+    ask = terminal.HumanBot._ask
+
+    def watched(bot: terminal.HumanBot, obs: Observation, optional: bool) -> int | None:
+        keyboard.obs, keyboard.optional = obs, optional
+        return ask(bot, obs, optional)
+
+    monkeypatch.setattr(terminal.HumanBot, "_ask", watched)
+    monkeypatch.setattr("builtins.input", keyboard)
+    console = Console(file=screen, width=200, color_system=None)
+    terminal.play_terminal(get_spec("hockey").configure(2), 0, "random", 1, None, console,
+                           lang="de")
+    text = screen.getvalue()
+    assert "Nicht verstanden: unbekannte Karte 'xyz' (Karten schreibt man so: 10H, JS, AC)" \
+        in text
+    refused = next(line for line in text.splitlines() if line.startswith("Jetzt nicht"))
+    assert refused.endswith(" ist nicht auf deiner Hand") or " ist am Zug, nicht " in refused
+    assert "unknown" not in text and "not in your hand" not in text, refused

@@ -75,8 +75,41 @@ def app_state(page: Any) -> dict[str, str]:
         "() => ({...document.querySelector('#app').dataset})")
 
 
-def wait_started(page: Any) -> None:
+def wait_started(page: Any, ready: bool = True) -> None:
+    """The table is drawn; ``ready``: the person then presses "I'm ready" if the clocks
+    wait for them (docs/server.md, "Time": nothing runs until every person has)."""
     page.wait_for_selector("section.felt")
+    if ready:
+        press_ready(page)
+
+
+def wait_ready_for(page: Any, selector: str, seconds: float = 20.0) -> None:
+    """Wait until ``selector`` shows, pressing "I'm ready" whenever the page asks for it
+    meanwhile (a Hood Politix pause that ended waits for every person again, and a bot
+    may call one at any time)."""
+    deadline = time.monotonic() + seconds
+    shown = f"document.querySelector({json.dumps(selector)})"
+    either = f"() => {shown} || document.querySelector('#ready-btn')"
+    pressed = f"() => {shown} || !document.querySelector('#ready-btn')"
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {selector} after {seconds} s"
+        page.wait_for_function(either, timeout=left * 1000)
+        if page.locator(selector).count():
+            return
+        press_ready(page)
+        try:  # the button leaves once the server has it (pressing twice is harmless)
+            page.wait_for_function(pressed, timeout=2000)
+        except Exception:  # it came back at once (a new pause): the loop looks again
+            pass
+
+
+def press_ready(page: Any) -> bool:
+    """Press "I'm ready" if the page shows it (its own seat is in ``not_ready``); whether
+    it did. One look at the page: the button is drawn from the same snapshot."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """() => { const b = document.querySelector('#ready-btn');
+                   if (b) b.click(); return Boolean(b); }""")
 
 
 def play(page: Any, until: Callable[[dict[str, Any]], bool], seconds: float,
@@ -92,6 +125,9 @@ def play(page: Any, until: Callable[[dict[str, Any]], bool], seconds: float,
         if snap and (snap.get("over") or until(snap)) or moves == most:
             return moves
         assert time.monotonic() < deadline, f"still playing after {seconds} s ({moves} moves)"
+        if press_ready(page):  # after a Politix pause the clocks wait for everyone again
+            page.wait_for_function("() => !document.querySelector('#ready-btn')")
+            continue
         if snap and snap.get("required") and snap.get("legal"):
             if key:
                 page.keyboard.press("1")
@@ -101,7 +137,8 @@ def play(page: Any, until: Callable[[dict[str, Any]], bool], seconds: float,
         try:
             page.wait_for_function(
                 f"""() => {{ const d = document.querySelector('#app').dataset;
-                    return +d.applied > {before} || d.over === 'true'; }}""", timeout=10_000)
+                    return +d.applied > {before} || d.over === 'true'
+                        || Boolean(document.querySelector('#ready-btn')); }}""", timeout=10_000)
         except Exception as e:
             box = page.locator("#toast")
             toast = box.inner_text() if box.is_visible() else ""
@@ -110,6 +147,38 @@ def play(page: Any, until: Callable[[dict[str, Any]], bool], seconds: float,
                 f"no progress after move {moves}: toast {toast!r}, page {app_state(page)}, "
                 f"required {now.get('required')}, legal {now.get('legal')}, "
                 f"over {now.get('over')}") from e
+
+
+def record_frames(page: Any) -> dict[str, list[dict[str, Any]]]:
+    """Every WebSocket message the page sends and receives from now on, decoded."""
+    frames: dict[str, list[dict[str, Any]]] = {"sent": [], "received": []}
+
+    def watch(ws: Any) -> None:
+        ws.on("framesent", lambda payload: frames["sent"].append(json.loads(payload)))
+        ws.on("framereceived", lambda payload: frames["received"].append(json.loads(payload)))
+
+    page.on("websocket", watch)
+    return frames
+
+
+def wait_frame(page: Any, frames: dict[str, list[dict[str, Any]]],
+               found: Callable[[dict[str, Any]], bool], after: int = 0,
+               seconds: float = 20.0) -> dict[str, Any]:
+    """The first message received (after the first ``after`` ones) that ``found`` accepts,
+    once it came. What the server said at that moment, whatever follows (a bot may call a
+    pause right after it)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        for f in frames["received"][after:]:
+            if found(f):
+                return f
+        assert time.monotonic() < deadline, f"no such message among {frames['received'][after:]}"
+        page.wait_for_timeout(50)  # Playwright delivers frame events while it waits
+
+
+def clocks_started(f: dict[str, Any]) -> bool:
+    """The ``state`` the server sends when the clocks start: nobody waited for, timers run."""
+    return f["type"] == "state" and f.get("not_ready") == [] and bool(f.get("deadlines"))
 
 
 def card_codes(page: Any, selector: str) -> list[str]:

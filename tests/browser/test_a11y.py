@@ -13,7 +13,7 @@ import pytest
 from spieltisch import catalogs
 from spieltisch.server.loopback import LoopbackServer
 
-from .helpers import create, new_page, sit, wait_started
+from .helpers import create, new_page, sit, wait_ready_for, wait_started
 
 SERIOUS = ("serious", "critical")
 
@@ -53,7 +53,7 @@ def test_a_table(server: LoopbackServer, browser: Any, game: str, seats: list[st
     page = new_page(browser, "nl")
     sit(page, server.base, code, "Ada")
     wait_started(page)
-    page.wait_for_selector("#app[data-required=true]")  # its actions and hand are shown
+    wait_ready_for(page, "#app[data-required=true]")  # its actions and hand are shown
     assert violations(page) == []
     page.context.close()
 

@@ -57,8 +57,17 @@ def test_games_with_translated_options_and_bot_levels(server: ServerThread) -> N
     assert hockey["options"] == [{
         "name": "first_dealer", "kind": "int", "default": -1, "choices": None,
         "minimum": -1, "maximum": 1, "label": "Erster Geber",
-        "help": "Platz, der in Periode 1 gibt (-1: ein zufälliger Platz); der Geber wechselt",
-        "value_labels": {"-1": "ein zufälliger Platz"}}]
+        "help": "wer in Periode 1 gibt; danach wechselt der Geber",
+        "value_labels": {"-1": "ein zufälliger Platz"}, "seat": True}]
+    # a seat option is offered by the table's seat labels: no "-1" in any player's words
+    for lang in ("en", "de", "nl"):
+        for g in get(server, f"/api/games?lang={lang}").json():
+            for o in g["options"]:
+                words = [o["label"], o["help"], *o["value_labels"].values()]
+                assert not any("-1" in w for w in words), (g["name"], o)
+                if o["name"] in ("first_dealer", "first_leader", "first_player",
+                                 "start_player"):
+                    assert o["seat"] and o["default"] == -1 and o["value_labels"]["-1"]
     assert hockey["bots"] == GERMAN_LEVELS
     assert "ismcts" in hockey["bot_names"] and "heuristic" in hockey["bot_names"]
     mode = game(german, "pixmit")["options"][0]

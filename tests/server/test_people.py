@@ -224,6 +224,7 @@ def test_a_hoax_window_closes_once_everyone_passed(store: Store) -> None:
                 await rt._apply_locked(seat, st.legal_actions(seat)[0])
         key = rt._passable_key()
         eligible = list(st.out_of_turn())
+        doubt = {s: rt.game.action_to_json(st.legal_actions(s)[0]) for s in eligible}
         assert key is not None and len(eligible) >= 2
         loop.now = 0.5
         for i, seat in enumerate(eligible):
@@ -234,6 +235,12 @@ def test_a_hoax_window_closes_once_everyone_passed(store: Store) -> None:
                 assert screens[seat].of("state")[-1]["passed"] == sorted(eligible[:i + 1])
                 assert screens[seat].of("state")[-1]["may_pass"] is False
         assert rt.log[-1][0] == CLOCK and rt._passable_key() != key  # closed at t = 0.5
+        # a reaction that comes after its window closed is "too late", not "not your turn"
+        late = [s for s in eligible if s not in st.may_act()]
+        assert late
+        refused = await rt.player_action(screens[late[0]].conn,
+                                          {"type": "action", "action": doubt[late[0]]})
+        assert refused is not None and refused["message"] == "Too late: that chance has passed."
         again = await rt.pass_window(screens[eligible[0]].conn)
         assert again is None or again["code"] == "nothing_to_pass"
         await rt.close()

@@ -204,7 +204,7 @@ def test_a_late_human_draws_no_penalty_and_then_has_the_rules_three_seconds(
             state = [m for m in zoe.got if "deadlines" in m][-1]  # sent as it began
             assert state["not_ready"] == [] and state["deadlines"] == [
                 {"seat": None, "seconds": 3.0, "remaining": 3.0,
-                 "reason": "seat 0 is too slow", "passable": False}]
+                 "reason": "seat 0 is too slow", "passable": False, "held": False}]
             assert zoe.of("ping")[0]["id"] == 1  # her lag is measured from her hello
             await walk(loop, rt, due - 0.05)
             assert not st.expired and all(seat != CLOCK for seat, _ in rt.log)

@@ -7,9 +7,10 @@ consistent with the view, for search). Oracle bots would need more; none exist.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
-from typing import Any, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, cast
 
 from ..core.game import Check, Deadline, Game, State
 
@@ -58,6 +59,12 @@ class Observation:
         return state
 
 
+def outlasts(mean: float, seconds: float) -> float:
+    """The chance that a person's time, exponential with ``mean`` seconds, runs past a timer
+    of ``seconds`` (0 when ``mean`` is 0: an instant bot never does)."""
+    return math.exp(-seconds / mean) if mean > 0 else 0.0
+
+
 class Bot:
     """Base bot. ``act`` must return a legal action; ``react`` may decline (None)."""
 
@@ -65,6 +72,9 @@ class Bot:
     #: Tuning parameters read from ``params`` (besides the keywords ``__init__`` names):
     #: a spec's other ``key=value`` words are refused by ``make_bot``.
     tuning: tuple[str, ...] = ()
+    #: Parameters that take a person's slips out of the bot (forgetting, lateness), so it
+    #: plays as well as it can: a search asks a bot made with them for its hint.
+    careful: ClassVar[Mapping[str, Any]] = {}
 
     def __init__(self, game: Game, seat: int, seed: int | None = None, **params: Any) -> None:
         self.game = game

@@ -55,7 +55,9 @@ Modelling choices (the engine lets several seats act at once):
 * **Progressive bias** toward the rollout policy (``prior``, default 3): at the
   root, the action the rollout policy itself would choose (the heuristic bot's, with
   ``rollout="heuristic"``; declining when it would not react) is expanded first and
-  gets ``prior / (n + 1)`` added to its UCB value, ``n`` its visits. With 200
+  gets ``prior / (n + 1)`` added to its UCB value, ``n`` its visits. The hint comes
+  from a policy bot made with its ``careful`` parameters: a human-like bot's slips
+  (a forgotten announcement, a late reaction) are no advice. With 200
   simulations spread over tens of options (a Pixmit offer), the means are too noisy
   to overrule a good policy by chance; the bias fades as real evidence accumulates.
   Measured on the same deals against the heuristic bot (share of seat pairs ahead,
@@ -223,7 +225,9 @@ class ISMCTSBot(Bot):
             if heuristic is None:
                 raise ConfigError(f"{game.name} has no heuristic bot for ismcts rollouts")
             self._policy = heuristic
-            self._hint_bot = heuristic(game, seat, self.rng.randrange(2**31))
+            # the hint without a person's slips: they are no advice (``Bot.careful``)
+            self._hint_bot = heuristic(game, seat, self.rng.randrange(2**31),
+                                       **heuristic.careful)
         #: Figures of the last search (simulations, seconds, rollout actions).
         self.last_search: dict[str, float] = {}
         self._rollout_actions = 0

@@ -27,8 +27,8 @@ from .levels import Level, is_level
 class Moment(Enum):
     """What a bot is about to do: the three delays of ``Tempo``."""
 
-    ACT = "act"        # its own turn
-    REACT = "react"    # a move out of turn
+    ACT = "act"        # its own turn: the game waits for it alone
+    REACT = "react"    # a move out of turn, or a vote every seat casts at once
     GLANCE = "glance"  # nothing: it lets the chance pass
 
 

@@ -222,15 +222,17 @@ class RealtimeTable:
             try:
                 action = self.game.action_from_json(text)
             except IllegalAction as e:
-                self.out(self.tr.format(N_("Not understood: {reason}"), reason=str(e)))
+                self.out(self.tr.format(N_("Not understood: {reason}"),
+                                        reason=e.translate(self.tr, self.names)))
                 return True
         verdict = self.state.judge(self.human, action)
         if verdict.verdict is Verdict.ILLEGAL:
             self.out(self.tr.format(N_("Not legal now: {reason}"),
-                                    reason=verdict.translate(self.tr)))
+                                    reason=verdict.translate(self.tr, self.names)))
             return True
         if verdict.verdict is Verdict.FAULTY:
-            self.out(self.tr.format(N_("Fault: {reason}"), reason=verdict.translate(self.tr)))
+            self.out(self.tr.format(N_("Fault: {reason}"),
+                                    reason=verdict.translate(self.tr, self.names)))
         self.apply(self.human, action)
         if self._poke is not None:
             self._poke.set()

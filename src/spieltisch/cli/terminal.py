@@ -123,11 +123,12 @@ class HumanBot(Bot):
             try:
                 action = game.action_from_json(text)
             except IllegalAction as e:
-                self.say(tr.format(N_("Not understood: {reason}"), reason=str(e)))
+                self.say(tr.format(N_("Not understood: {reason}"),
+                                   reason=e.translate(tr, table.names)))
                 continue
             if action not in actions:
                 self.say(tr.format(N_("Not legal now: {reason}"),
-                                   reason=obs.judge(action).translate(tr)))
+                                   reason=obs.judge(action).translate(tr, table.names)))
                 continue
             return action
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -44,7 +44,7 @@ from .options import Option, validate_options
 if TYPE_CHECKING:
     from ..bots.base import Bot
     from ..i18n import Translator
-    from ..narration import Narrator
+    from ..narration import Context, Narrator
     from .cards import Shuffler
     from .observation import Observer
     from .phases import PhaseTable
@@ -69,9 +69,82 @@ def _filled(template: str, params: Mapping[str, Json] | None) -> str:
     return template.format(**params) if params else template
 
 
-def _translated(tr: Translator, template: str, params: Mapping[str, Json] | None) -> str:
-    """A reason in ``tr``'s language (template translated, then filled in)."""
-    return tr.format(template, **params) if params else tr.gettext(template)
+def _translated(tr: Translator, template: str, params: Mapping[str, Json] | None,
+                names: Sequence[str] = ()) -> str:
+    """A reason in ``tr``'s language: the template translated, then filled in with its
+    arguments, each ``Told`` argument in words (a seat by its player's name, ``names``;
+    1-based without one)."""
+    if not params:
+        return tr.gettext(template)
+    if not any(isinstance(v, Told) for v in params.values()):
+        return tr.format(template, **params)
+    from ..narration import Context
+
+    ctx = Context(tr, names, None)
+    return tr.format(template, **{k: v.render(ctx) if isinstance(v, Told) else v
+                                  for k, v in params.items()})
+
+
+class Told:
+    """A reason's argument that the reader's language renders: a seat as its player's
+    name, a phase or a fault as a translated word, an action as its narrated label.
+    ``str`` gives the engine's English text (``Check.reason``, logs and tests);
+    ``render(ctx)`` the reader's (``ctx``: a narration ``Context``)."""
+
+    __slots__ = ("raw", "_render")
+
+    def __init__(self, raw: str, render: Callable[[Context], str]) -> None:
+        self.raw = raw
+        self._render = render
+
+    def render(self, ctx: Context) -> str:
+        return self._render(ctx)
+
+    def __str__(self) -> str:
+        return self.raw
+
+    def __format__(self, spec: str) -> str:
+        return format(self.raw, spec)
+
+    def __repr__(self) -> str:
+        return repr(self.raw)
+
+    def __eq__(self, other: object) -> bool:
+        return self.raw == (other.raw if isinstance(other, Told) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.raw)
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        """Pickled (an error crossing processes) as its English text: a renderer is a
+        closure, and the other side needs only the text."""
+        return str, (self.raw,)
+
+
+def seat_arg(seat: int) -> Told:
+    """A seat in a reason: ``seat 2`` to the engine, its player's name (or "Seat 3") to
+    the reader. Templates say ``{seat}``, never ``seat {seat}``."""
+    return Told(f"seat {seat}", lambda ctx: ctx.name(seat))
+
+
+def seats_arg(seats: Sequence[int]) -> Told:
+    """Several seats in a reason (``seat 0, 2``; the players' names, "Ada, Ben")."""
+    group = tuple(seats)
+    return Told("seat " + ", ".join(map(str, group)),
+                lambda ctx: ", ".join(ctx.name(s) for s in group))
+
+
+def word_arg(text: str) -> Told:
+    """A word of the rules in a reason (a phase, a pause, a fault), marked ``N_`` where
+    it is defined and translated for the reader from the game's catalog."""
+    return Told(text, lambda ctx: ctx.tr.gettext(text))
+
+
+def action_arg(game: Game, action: int, raw: str | None = None) -> Told:
+    """An action in a reason: ``raw`` (default ``describe_action``) to the engine, the
+    narrator's label ("Play 7♥", "als Baron: …") to the reader."""
+    return Told(str(game.describe_action(action)) if raw is None else raw,
+                lambda ctx: game.narrator().action(action, ctx))
 
 
 class Reason:
@@ -89,9 +162,10 @@ class Reason:
     def text(self) -> str:
         return self.reason
 
-    def translate(self, tr: Translator) -> str:
-        """The reason in ``tr``'s language (template translated, then filled in)."""
-        return _translated(tr, self.template, self.params)
+    def translate(self, tr: Translator, names: Sequence[str] = ()) -> str:
+        """The reason in ``tr``'s language (template translated, then filled in; seats
+        by ``names``)."""
+        return _translated(tr, self.template, self.params, names)
 
 
 class IllegalAction(SpieltischError):
@@ -118,9 +192,10 @@ class IllegalAction(SpieltischError):
     def text(self) -> str:
         return self.reason
 
-    def translate(self, tr: Translator) -> str:
-        """The reason in ``tr``'s language (template translated, then filled in)."""
-        return _translated(tr, self.template, self.params)
+    def translate(self, tr: Translator, names: Sequence[str] = ()) -> str:
+        """The reason in ``tr``'s language (template translated, then filled in; seats
+        by ``names``)."""
+        return _translated(tr, self.template, self.params, names)
 
     @classmethod
     def of(cls, check: Check, seat: int | None = None, action: Json = None) -> IllegalAction:
@@ -173,11 +248,13 @@ def faulty(template: str, /, **args: Json) -> Check:
     return Check(Verdict.FAULTY, template, args or None)
 
 
-def translate_reason(game: Game, reason: Check | IllegalAction, lang: str | None) -> str:
-    """``reason`` in ``lang`` from the game's catalog and the core's (English as a fallback)."""
+def translate_reason(game: Game, reason: Check | IllegalAction, lang: str | None,
+                     names: Sequence[str] = ()) -> str:
+    """``reason`` in ``lang`` from the game's catalog and the core's (English as a
+    fallback), every seat in it by its player's name in ``names`` ("Seat 3" without)."""
     from ..i18n import translator
 
-    return reason.translate(translator(lang, game.name, "core"))
+    return reason.translate(translator(lang, game.name, "core"), names)
 
 
 def ranks_from_scores(scores: Sequence[Any], higher_is_better: bool = True
@@ -574,7 +651,7 @@ class State(ABC, Generic[G]):
                     return LEGAL
             return Check(Verdict.ILLEGAL, N_("no deadline with that action is running"))
         if not (0 <= seat < self.game.num_players):
-            return Check(Verdict.ILLEGAL, N_("there is no seat {seat}"), {"seat": seat})
+            return Check(Verdict.ILLEGAL, N_("there is no {seat}"), {"seat": seat_arg(seat)})
         if not (0 <= action < self.game.num_actions):
             return Check(Verdict.ILLEGAL, N_("action {action} is outside the action space"),
                          {"action": action})
@@ -604,9 +681,10 @@ class State(ABC, Generic[G]):
         if self.is_over():
             return Check(Verdict.ILLEGAL, N_("the game is over"))
         if seat not in self.may_act():
-            return Check(Verdict.ILLEGAL, N_("seat {seat} may not act now"), {"seat": seat})
+            return Check(Verdict.ILLEGAL, N_("{seat} may not act now"),
+                         {"seat": seat_arg(seat)})
         return Check(Verdict.ILLEGAL, N_("{action} is not legal now"),
-                     {"action": self.game.describe_action(action)})
+                     {"action": action_arg(self.game, action)})
 
     def why_illegal(self, seat: int, action: int) -> str:
         """Why ``action`` is illegal for ``seat``, in English (see ``judge``)."""

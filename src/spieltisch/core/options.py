@@ -25,6 +25,10 @@ class Option:
     #: Words for the values of a ``choices`` option or a special number (-1 → "random"),
     #: marked for translation like ``label``.
     value_labels: Mapping[Any, str] | None = None
+    #: The option names a seat (0-based; -1 a random one, its ``value_labels`` word):
+    #: the lobby offers the seats by the labels the table uses ("Seat 1" …), never a
+    #: number, and ``help`` says what the seat does without the numbers.
+    seat: bool = False
 
     def parse(self, game: str, value: Any) -> Any:
         """Convert (from a command-line string too) and validate one value."""
@@ -66,6 +70,8 @@ class Option:
         extra = ""
         if self.choices is not None:
             extra = f" (one of {', '.join(map(str, self.choices))})"
+        elif self.seat:
+            extra = f" (a seat 0..{self.maximum} counted from 0; -1: a random seat)"
         elif self.minimum is not None or self.maximum is not None:
             extra = f" ({self.minimum}..{self.maximum})"
         return f"{self.name}={self.default!r}{extra}: {self.help}"

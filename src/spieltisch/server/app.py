@@ -140,7 +140,8 @@ def option_info(option: Option, tr: Translator) -> dict[str, Any]:
             "label": _translated(tr, option.label) or option.name.replace("_", " ").capitalize(),
             "help": _translated(tr, option.help),
             "value_labels": {_value_key(v): _translated(tr, text)
-                             for v, text in (option.value_labels or {}).items()}}
+                             for v, text in (option.value_labels or {}).items()},
+            "seat": option.seat}
 
 
 async def list_games(request: Request) -> Response:

@@ -112,7 +112,9 @@ SCHEMA: dict[str, Any] = {
                 "minimum": {"type": ["number", "null"]},
                 "maximum": {"type": ["number", "null"]},
                 "label": {"type": "string"}, "help": {"type": "string"},
-                "value_labels": {"type": "object"}}}},
+                "value_labels": {"type": "object"},
+                "seat": {"type": "boolean", "description": "the value is a seat, 0-based "
+                         "(-1: its value_labels word); shown as the table's seat labels"}}}},
             "bots": {"type": "array", "items": {"type": "object", "properties": {
                 "level": {"enum": ["easy", "medium", "hard"]}, "label": {"type": "string"},
                 "about": {"type": "string"}}}},

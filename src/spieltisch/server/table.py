@@ -217,6 +217,9 @@ class TableRuntime:
         self._guard_used: dict[tuple[int, int], float] = {}
         #: Bumped by every change a bot may answer: each bot seat decides once per epoch.
         self.epoch = 0
+        #: The seats that could act before the latest action (a refusal of one of them
+        #: is "too late", not "not your turn").
+        self._could_act: set[int] = set()
         #: Per bot seat: its delays, its decision under way, the epoch it last answered.
         self.bot_clocks: dict[int, BotClock] = {}
         self._plans: dict[int, asyncio.Task[None]] = {}
@@ -380,7 +383,8 @@ class TableRuntime:
             at = min(self.guards.values()) if key in held else now
             out.append({"seat": key[0] if key[0] != CLOCK else None, "seconds": length,
                         "remaining": round(max(0.0, start + length - at), 3),
-                        "reason": reason, "passable": key in passable})
+                        "reason": reason, "passable": key in passable,
+                        "held": key in held})
         return out
 
     def time_factor(self) -> float | None:
@@ -568,6 +572,7 @@ class TableRuntime:
                                else type(e).__name__) from e
         self._store_failures = 0
         self._close_guard(seat)  # an action ends its player's hesitation
+        self._could_act = set(st.may_act())
         events = st.apply(seat, action)
         self.log.append((seat, text))
         self.epoch += 1
@@ -682,10 +687,12 @@ class TableRuntime:
                 try:
                     action = self.game.action_from_json(msg["action"])
                 except IllegalAction as e:
-                    return err("bad_action", e.reason, client_id)
-                except Exception as e:  # a game's parser choking on garbage
-                    return err("bad_action", f"cannot read action {msg['action']!r}: "
-                               f"{type(e).__name__}", client_id)
+                    return err("bad_action", translate_reason(self.game, e, tr.lang),
+                               client_id)
+                except Exception:  # a game's parser choking on garbage
+                    return err("bad_action", tr.format(N_("Cannot read the action {action}."),
+                                                       action=repr(msg["action"])[:80]),
+                               client_id)
 
                 def send_ack(index: int) -> None:
                     reply = {"type": "ack", "id": client_id, "index": index}
@@ -733,8 +740,10 @@ class TableRuntime:
         if st.is_over():
             return tr.gettext(N_("The game is over."))
         if seat not in st.may_act():
+            if seat in self._could_act:  # a reaction that came as its window closed
+                return tr.gettext(N_("Too late: that chance has passed."))
             return tr.gettext(N_("It is not your turn."))
-        return translate_reason(self.game, e, tr.lang)
+        return translate_reason(self.game, e, tr.lang, self.names(tr.lang))
 
     # -- bots ------------------------------------------------------------------------
     def _bot_for(self, seat: int) -> Bot | None:
@@ -792,8 +801,10 @@ class TableRuntime:
             return
         finally:
             self.thinking.discard(seat)
-        moment = Moment.GLANCE if action is None else (Moment.ACT if required
-                                                        else Moment.REACT)
+        # its own turn is when the game waits for it alone; a vote that every seat casts
+        # at once is answered like a reaction
+        alone = required and len(st.to_act()) == 1
+        moment = Moment.GLANCE if action is None else (Moment.ACT if alone else Moment.REACT)
         clock = self.bot_clocks.get(seat)
         wait = began + (clock.delay(moment) if clock is not None else 0.0) - loop.time()
         await asyncio.sleep(max(0.0, wait))
@@ -822,15 +833,18 @@ class TableRuntime:
                           else 0.0)
         return not entry.done.done() or entry.done.result() is None
 
-    async def _apply_bot(self, seat: int, action: int | None) -> bool:
-        """Apply a bot's action now; a refusal or a failed write is logged (False)."""
+    async def _apply_bot(self, seat: int, action: int | None, raced: bool = False) -> bool:
+        """Apply a bot's action now; a refusal or a failed write is logged (False). A
+        refusal after a race is no bug: another seat's action came first (two bots that
+        accused the same fault)."""
         if action is None:
             return False
         try:
             await self._apply_locked(seat, action)
         except IllegalAction as e:
-            log.warning("table %s: bot for seat %d chose an illegal action: %s",
-                        self.code, seat, e.reason)
+            log.log(logging.INFO if raced else logging.WARNING,
+                    "table %s: bot for seat %d chose an action that is not legal now: %s",
+                    self.code, seat, e.reason)
             return False
         except StorageError as e:  # retried by ``_retry_later``
             log.error("table %s: storing a bot's action failed: %s", self.code, e)
@@ -1115,7 +1129,7 @@ class TableRuntime:
             assert e.key is not None
             await self._expire_now(e.key)
         elif e.bot:
-            if not await self._apply_bot(e.seat, e.action):
+            if not await self._apply_bot(e.seat, e.action, raced=True):
                 outcome = {"type": "error", "code": "refused"}
         else:
             try:
@@ -1273,6 +1287,8 @@ class TableRuntime:
                 return
             self.subs[seat] = make_bot(self.game, self.config.substitute_bot, seat,
                                        self.rng.randrange(2**31))
+            # a substitute keeps a person's (medium) pace
+            self.bot_clocks.setdefault(seat, self._bot_clock(seat, None))
             self._check_ready()  # a substitute has seen the deal
             self._notify_seats()
             self._wake.set()

@@ -13,8 +13,8 @@ SPEC = GameSpec(
     default_players=6,
     options=(
         Option("first_player", int, -1,
-               N_("seat that starts round 1 (-1: a random seat)"), minimum=-1, maximum=7,
-               label=N_("Starting player"), value_labels={-1: N_("a random seat")}),
+               N_("the player who starts round 1"), minimum=-1, maximum=7,
+               label=N_("Starting player"), value_labels={-1: N_("a random seat")}, seat=True),
         Option("reaction_seconds", float, 4.0,
                N_("how long a reaction window (doubt, protect, illegal, fine, forgive) stays "
                   "open without a reaction"), minimum=0.0, maximum=600.0,

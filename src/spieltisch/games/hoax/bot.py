@@ -30,6 +30,10 @@
   it, only below ``final_doubt_p``); protects as Magician whenever it is one (and
   bluffs a protection when the stake is high); declares illegal / fines / forgives
   when it holds that identity (and rarely as a bluff).
+- **A person's pace.** Deciding to react in a window takes an exponential time with a
+  mean of ``reaction`` seconds; when that outlasts the window (option
+  ``reaction_seconds``) the chance is missed: about 2 % at the default 4 s, every one
+  in a window of 0 s.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, cast
 
-from ...bots.base import Bot, Observation
+from ...bots.base import Bot, Observation, outlasts
 from ...core.game import Game
 from .cards import (
     CHIP_NAMES,
@@ -106,7 +110,9 @@ class Knowledge:
 class HeuristicBot(Bot):
     name = "heuristic"
     tuning = ("bluff", "doubt_p", "vote_p", "final_doubt_p", "accuse_p", "final_accuse_p",
-              "impatience", "bluff_prior")
+              "impatience", "bluff_prior", "reaction")
+    #: Never too late: the search's hint (``Bot.careful``).
+    careful = {"reaction": 0.0}
 
     def __init__(self, game: Game, seat: int, seed: int | None = None, **params: Any) -> None:
         super().__init__(game, seat, seed, **params)
@@ -120,6 +126,9 @@ class HeuristicBot(Bot):
         self.impatience = float(params.get("impatience", 0.02))
         #: the bluff rate assumed of a seat before any evidence (worth 5 claims).
         self.bluff_prior = float(params.get("bluff_prior", 0.3))
+        #: mean seconds it takes to decide on a reaction (a person's pace).
+        self.reaction = float(params.get("reaction", 1.0))
+        self._late = outlasts(self.reaction, cast("HoaxGame", game).reaction_seconds)
         self.table = cast("HoaxGame", game).table
         self.n: int = game.num_players
         #: across rounds: lies and truths seen per seat (official doubts, reveals).
@@ -296,6 +305,15 @@ class HeuristicBot(Bot):
         return self.rng.choice(actions)
 
     def react(self, obs: Observation) -> int | None:
+        """Out of turn: a trio at once; a window's reaction unless it comes too late."""
+        a = self._reaction(obs)
+        if a is not None and self._late and self.table.kind[a] != K_TRIO \
+                and self.rng.random() < self._late:
+            return None  # the window closed before it made up its mind
+        return a
+
+    def _reaction(self, obs: Observation) -> int | None:
+        """The reaction of the module docstring (``react`` times it)."""
         actions = obs.legal_actions()
         if not actions:
             return None

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from enum import IntEnum
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.cards import Shuffler
 from ...core.fields import Copy, StateFields
@@ -38,8 +38,11 @@ from ...core.game import (
     IllegalAction,
     Result,
     State,
+    Told,
+    action_arg,
     illegal,
     ranks_from_scores,
+    seat_arg,
 )
 from ...core.observation import Observer
 from ...core.phases import PhaseTable, Rule, Who
@@ -96,6 +99,44 @@ DECLARED = (Kind.TAKEGOLD, Kind.TAX, Kind.PRESS, Kind.COLLECT, Kind.JWINE, Kind.
 #: The reaction each window phase takes (S5–S7), and the phase each reaction needs.
 _KINDS = tuple(Kind)
 _REACTION_PHASE = {K_ILLEGAL: Phase.ILLEGAL, K_FINE: Phase.FINE, K_FORGIVE: Phase.FORGIVE}
+
+
+
+if TYPE_CHECKING:
+    from ...narration import Context
+
+#: Each phase as a refusal names it ("Ada may not act now (doubting the claim)").
+_STEP_WORDS: dict[Phase, str] = {
+    Phase.COVER: N_("covering identities"),
+    Phase.CHIP: N_("taking starting chips"),
+    Phase.DECLARE: N_("declaring an action"),
+    Phase.DOUBT: N_("doubting the claim"),
+    Phase.VOTE: N_("voting on the doubt"),
+    Phase.PROTECT: N_("protecting as Magician"),
+    Phase.GIVE: N_("giving chips for the collection"),
+    Phase.SHOW: N_("showing identities"),
+    Phase.ILLEGAL: N_("declaring the action illegal"),
+    Phase.FINE: N_("fining the actor"),
+    Phase.FORGIVE: N_("forgiving the actor"),
+    Phase.SETTLE: N_("paying the fine"),
+    Phase.PASS: N_("passing a chip of the fine on"),
+    Phase.OVER: N_("the end of the game"),
+}
+
+
+def _step_arg(phase: Phase) -> Told:
+    """A phase in a reason: its view name (``doubt``) to the engine, words to the reader."""
+    word = _STEP_WORDS[phase]
+    return Told(PHASE_NAMES[phase], lambda ctx: ctx.tr.gettext(word))
+
+
+def _identity_arg(name: str) -> Told:
+    """An identity in a reason: ``baron`` to the engine, the card's name to the reader."""
+    def render(ctx: Context) -> str:
+        from .narration import identity  # narration imports this module
+
+        return identity(name, ctx)
+    return Told(name, render)
 
 
 class HoaxGame(Game):
@@ -650,11 +691,12 @@ class HoaxState(State[HoaxGame]):
 
     def _why_not_now(self, seat: int, action: int) -> Check:
         """The reason when no rule of the phase names a better one."""
-        phase = PHASE_NAMES[self.phase]
+        phase = _step_arg(self.phase)
         if seat not in self.may_act():
-            return illegal(N_("seat {seat} may not act now ({phase})"), seat=seat, phase=phase)
+            return illegal(N_("{seat} may not act now ({phase})"), seat=seat_arg(seat),
+                           phase=phase)
         return illegal(N_("{action} is not legal now ({phase})"),
-                       action=self.game.describe_action(action), phase=phase)
+                       action=action_arg(self.game, action), phase=phase)
 
     def _why_cover(self, seat: int, action: int) -> Check:
         """§2: the cover is an identity that is not one's own."""
@@ -675,12 +717,12 @@ class HoaxState(State[HoaxGame]):
                                       "have {trios}"), count=count, trios=self.trios[seat])
                 if shower != seat and self.in_round >> shower & 1 \
                         and not self.showable(shower, seat):
-                    return illegal(N_("seat {seat} has no identity left to show you (§3: k "
-                                      "would be 0)"), seat=shower)
+                    return illegal(N_("{seat} has no identity left to show you"),
+                                   seat=seat_arg(shower))
             claim = CLAIM_OF_KIND[kind]
             if claim >= 0 and self.covered[seat] >> claim & 1:
                 return illegal(N_("you have covered the {identity} and may not claim it"),
-                               identity=IDENTITY_NAMES[claim])
+                               identity=_identity_arg(IDENTITY_NAMES[claim]))
         return self._why_not_now(seat, action)
 
     def _why_reaction(self, seat: int, action: int) -> Check:
@@ -695,8 +737,8 @@ class HoaxState(State[HoaxGame]):
                                   "per action (a Baron who declared it illegal cannot be its "
                                   "Judge, §4)"))
             if want is not self.phase:
-                return illegal(N_("the {step} step is not open now (now: {phase})"),
-                               step=PHASE_NAMES[want], phase=PHASE_NAMES[self.phase])
+                return illegal(N_("{step} is not possible now (now: {phase})"),
+                               step=_step_arg(want), phase=_step_arg(self.phase))
         return self._why_not_now(seat, action)
 
     # ======================================================================= applying

@@ -13,9 +13,9 @@ SPEC = GameSpec(
     max_players=2,
     options=(
         Option("first_dealer", int, -1,
-               N_("seat that deals period 1 (-1: a random seat); the dealer alternates"),
+               N_("the player who deals period 1; the dealer alternates"),
                minimum=-1, maximum=1, label=N_("First dealer"),
-               value_labels={-1: N_("a random seat")}),
+               value_labels={-1: N_("a random seat")}, seat=True),
     ),
     game_class=HockeyGame,
     default_players=2,

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.cards import Shuffler
 from ...core.game import Game, IllegalAction, Json
+from ...i18n import N_
 from .cards import CODES, NUM_CARDS, SYMBOLS
 from .state import HockeyState, Move
 
@@ -49,20 +50,22 @@ class HockeyGame(Game):
     def action_from_json(self, obj: Json) -> int:
         """``"play 7H"``, ``"7H"`` or ``"play 7♥"``; ``IllegalAction`` names what is wrong."""
         if not isinstance(obj, str):
-            raise IllegalAction(f"a Hockey action is text such as 'play 7H', not {obj!r}")
+            raise IllegalAction(N_("a Hockey action is text such as 'play 7H', not {value}"),
+                                params={"value": repr(obj)})
         words = obj.split()
         if len(words) == 2 and words[0].lower() == "play":
             words = words[1:]
         if len(words) != 1:
-            raise IllegalAction(f"a Hockey action is 'play <card>' (e.g. 'play 7H'), not {obj!r}")
+            raise IllegalAction(N_("a Hockey action is 'play <card>' (e.g. 'play 7H'), not "
+                                   "{value}"), params={"value": repr(obj)})
         code = words[0].upper()
         for symbol, letter in _SUIT_LETTERS:
             code = code.replace(symbol, letter)
         try:
             return self._card_index()[code]
         except KeyError:
-            raise IllegalAction(f"unknown card {words[0]!r} (cards are written like 10H, JS, "
-                                "AC)") from None
+            raise IllegalAction(N_("unknown card {value} (cards are written like 10H, JS, AC)"),
+                                params={"value": repr(words[0])}) from None
 
     def action_kind(self, action: int) -> Move:
         """Every action plays a card (§3)."""

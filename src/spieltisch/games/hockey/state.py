@@ -19,7 +19,16 @@ from typing import TYPE_CHECKING
 
 from ...core.cards import Shuffler
 from ...core.fields import Copy, StateFields
-from ...core.game import Check, Event, Json, Result, State, illegal, ranks_from_scores
+from ...core.game import (
+    Check,
+    Event,
+    Json,
+    Result,
+    State,
+    illegal,
+    ranks_from_scores,
+    seat_arg,
+)
 from ...core.phases import PhaseTable, Rule, Who
 from ...i18n import N_
 from .cards import (
@@ -212,8 +221,8 @@ class HockeyState(State["HockeyGame"]):
     def _why_not(self, seat: int, action: int) -> Check:
         """§3: only the mover plays, and only a card of its hand."""
         if seat != self.to_move:
-            return illegal(N_("it is seat {turn}'s turn, not seat {seat}'s"),
-                           turn=self.to_move, seat=seat)
+            return illegal(N_("it is {turn}'s turn, not {seat}'s"),
+                           turn=seat_arg(self.to_move), seat=seat_arg(seat))
         return illegal(N_("{card} is not in your hand"), card=SYMBOLS[action])
 
     def _play(self, seat: int, card: int) -> list[Event]:

@@ -30,9 +30,9 @@ SPEC = GameSpec(
                maximum=3600.0, label=N_("Politix pause (seconds)")),
         Option("politix_calls", int, 1, N_("Politix calls per player per round"),
                minimum=0, maximum=20, label=N_("Politix calls")),
-        Option("first_dealer", int, -1, N_("seat that deals round 1 (-1: a random seat)"),
+        Option("first_dealer", int, -1, N_("the player who deals round 1"),
                minimum=-1, maximum=7, label=N_("First dealer"),
-               value_labels={-1: N_("a random seat")}),
+               value_labels={-1: N_("a random seat")}, seat=True),
     ),
     game_class=HoodPolitixGame,
     summary=N_("Shed your cards by colour, number or function; stack Deuces and In Yo Face, "

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.game import Check, Verdict
+from ...core.game import Check, Told, Verdict, seat_arg
 from ...i18n import N_
 from . import cards as C
 from .cards import (
@@ -56,6 +56,7 @@ from .terms import (
 )
 
 if TYPE_CHECKING:
+    from ...narration import Context
     from .state import HoodPolitixState
 
 
@@ -70,6 +71,43 @@ class FaultCheck(Check):
         """A FAULTY check of kind ``fault``."""
         super().__init__(Verdict.FAULTY, template, params)
         self.fault = fault
+
+
+def _card(code: str) -> Told:
+    """A card in a reason: its code (``G7``) to the engine, "Grün 7" to the reader."""
+    def render(ctx: Context) -> str:
+        from .narration import card_name
+
+        return card_name(code, ctx)
+    return Told(code, render)
+
+
+def _colour(colour: int) -> Told:
+    """A colour in a reason: its letter to the engine, its name to the reader."""
+    def render(ctx: Context) -> str:
+        from .narration import COLOUR_WORDS
+
+        return ctx.tr.gettext(COLOUR_WORDS[colour])
+    return Told(C.COLOURS[colour], render)
+
+
+def _pause(pause: int) -> Told:
+    """A pause in a reason: ``politix`` to the engine, its name (Politix, Respekt) to the
+    reader: the game's own words, not translated."""
+    name = str(PAUSE_NAMES[pause])
+    return Told(name, lambda ctx: name.capitalize())
+
+
+def _fault_word(fault: int, seconds: float) -> Told:
+    """A fault one may be accused of: its name to the engine, "a missed Mic Check" to the
+    reader (the 3-second rule with the game's seconds)."""
+    code = ("mic-check", "mic-drop", "timeout")[fault]
+
+    def render(ctx: Context) -> str:
+        from .narration import fault_words
+
+        return fault_words(code, ctx, seconds)
+    return Told(C.FAULT_NAMES[fault], render)
 
 
 #: A Mic Check with nothing to announce, or a ``mic`` flag with more than 2 cards.
@@ -103,12 +141,13 @@ def judge(s: HoodPolitixState, seat: int, action: int) -> Check:
     if s.pause:
         who = s.pause_seat
         if typ == A_END_POLITIX and s.pause == P_POLITIX:
-            return _illegal(N_("only seat {seat}, who called Politix, may end the pause"),
-                            seat=who)
+            return _illegal(N_("only {seat}, who called Politix, may end the pause"),
+                            seat=seat_arg(who))
         if typ == A_RELEASE and s.pause == P_RESPEKT:
-            return _illegal(N_("only seat {seat} may release the Respekt pause"), seat=who)
+            return _illegal(N_("only {seat} may release the Respekt pause"),
+                           seat=seat_arg(who))
         return _illegal(N_("the game is paused ({pause}): only accusations until it ends"),
-                        pause=PAUSE_NAMES[s.pause])
+                        pause=_pause(s.pause))
     if typ == A_END_POLITIX:
         return _illegal(N_("there is no Politix pause"))
     if typ == A_RELEASE:
@@ -119,7 +158,8 @@ def judge(s: HoodPolitixState, seat: int, action: int) -> Check:
         return _illegal(N_("you have no Politix call left this round"))
     if phase == MICDROP_WAIT:
         if typ == A_PASS:
-            return _illegal(N_("only seat {seat} lets the Mic Drop pass"), seat=s.wait_seat)
+            return _illegal(N_("only {seat} lets the Mic Drop pass"),
+                           seat=seat_arg(s.wait_seat))
         return _illegal(N_("the round is ending: accuse the missed Mic Drop or pass"))
     if typ == A_PASS:
         return _illegal(N_("there is no Mic Drop window to let pass"))
@@ -131,7 +171,7 @@ def judge(s: HoodPolitixState, seat: int, action: int) -> Check:
     due = s.due
     if typ == A_PLAY or typ == A_THROW:
         if not hand & KIND_MASK[kind]:
-            return _illegal(N_("you do not hold {card}"), card=KIND_CODES[kind])
+            return _illegal(N_("you do not hold {card}"), card=_card(KIND_CODES[kind]))
         if flag and hand.bit_count() > 2 and action - 1 in s.legal_actions(seat):
             return BLUFF  # the card without the flag is legal: the flag is a bluff
         if typ == A_THROW:
@@ -139,14 +179,15 @@ def judge(s: HoodPolitixState, seat: int, action: int) -> Check:
                 return _faulty(Fault.NOT_A_NUMBER, N_("only number cards can be thrown in"))
             return _faulty(Fault.TOO_LATE,
                            N_("too late or not identical: the top card is {top}"),
-                           top=KIND_CODES[s.top])
+                           top=_card(KIND_CODES[s.top]))
         if arg >= 0 and (arg >= s.n or arg == seat or s.status[arg] != IN):
-            return _illegal(N_("seat {seat} cannot be targeted (another player still in)"),
-                            seat=arg)
+            return _illegal(N_("{seat} cannot be targeted (another player still in)"),
+                            seat=seat_arg(arg))
     elif typ != A_DRAW and typ != A_ACCEPT:
         return _illegal(N_("not possible now"))
     if seat != due:
-        return _faulty(Fault.OUT_OF_TURN, N_("out of turn: seat {seat} is to act"), seat=due)
+        return _faulty(Fault.OUT_OF_TURN, N_("out of turn: {seat} is to act"),
+                       seat=seat_arg(due))
     # The due seat's wrong move: what is wrong depends on the phase (its rule's ``why``).
     table = s.PHASES
     assert table is not None
@@ -159,15 +200,15 @@ def _judge_accusation(s: HoodPolitixState, seat: int, accused: int, fault: int) 
     """§5.2, §9.4: an accusation that is not legal is ignored (a fault on record, or a timeout
     claim during a pause) or costs the accuser 2 (Judas)."""
     if accused >= s.n:
-        return _illegal(N_("there is no seat {seat}"), seat=accused)
+        return _illegal(N_("there is no {seat}"), seat=seat_arg(accused))
     if accused == seat:
         return _illegal(N_("you cannot accuse yourself"))
     if s.penalised >> (accused * 3 + fault) & 1:
         return _illegal(N_("that fault has already been penalised (ignored)"))
     if fault == F_TIMEOUT and s.pause:
         return _illegal(N_("the game is paused: no move timer runs (§9.5)"))
-    return _faulty(Fault.FALSE_ACCUSATION, N_("Judas! seat {seat} has no open fault '{fault}'"),
-                   seat=accused, fault=C.FAULT_NAMES[fault])
+    return _faulty(Fault.FALSE_ACCUSATION, N_("Judas! {seat} has not committed {fault}"),
+                   seat=seat_arg(accused), fault=_fault_word(fault, s.game.move_seconds))
 
 
 def _judge_snitch_step(s: HoodPolitixState, seat: int, typ: int, kind: int) -> Check:
@@ -178,13 +219,14 @@ def _judge_snitch_step(s: HoodPolitixState, seat: int, typ: int, kind: int) -> C
     if taken >= 0:
         if typ != A_GIVE:
             return _illegal(N_("you are taking their {card}: give one of your cards for it "
-                               "('give G1')"), card=KIND_CODES[taken])
-        return _illegal(N_("you hold no {card}"), card=KIND_CODES[kind])
+                               "('give G1')"), card=_card(KIND_CODES[taken]))
+        return _illegal(N_("you hold no {card}"), card=_card(KIND_CODES[kind]))
     if typ == A_GIVE:
         return _illegal(N_("take one of their cards first ('take G1'), then give one of "
                            "yours"))
     if not s.hands[s.target] & KIND_MASK[kind]:
-        return _illegal(N_("seat {seat} holds no {card}"), seat=s.target, card=KIND_CODES[kind])
+        return _illegal(N_("{seat} holds no {card}"), seat=seat_arg(s.target),
+                        card=_card(KIND_CODES[kind]))
     if typ == A_TAKE:
         return _illegal(N_("you have no card to give in exchange: reveal one of theirs"))
     return _illegal(N_("not possible"))
@@ -196,8 +238,8 @@ def why_turn(s: HoodPolitixState, seat: int, action: int) -> Check:
     if typ == A_PLAY:
         kind = AKIND_T[action]
         return _faulty(Fault.NO_MATCH, N_("{card} does not match {top} (colour {colour})"),
-                       card=KIND_CODES[kind], top=KIND_CODES[s.top],
-                       colour=C.COLOURS[s.colour])
+                       card=_card(KIND_CODES[kind]), top=_card(KIND_CODES[s.top]),
+                       colour=_colour(s.colour))
     if typ == A_DRAW:
         return _faulty(Fault.PLAYABLE, N_("you hold a playable card"))
     return _faulty(Fault.NOTHING_TO_ACCEPT, N_("nothing to accept"))
@@ -234,7 +276,7 @@ def why_snitch(s: HoodPolitixState, seat: int, action: int) -> Check:
         if taken >= 0:
             return _faulty(Fault.WRONG_ANSWER, N_("resolve your Snitch first (give one of "
                                                   "your cards for their {card})"),
-                           card=KIND_CODES[taken])
+                           card=_card(KIND_CODES[taken]))
         return _faulty(Fault.WRONG_ANSWER, N_("resolve your Snitch first (reveal one of "
                                               "their cards, or take one and give one of "
                                               "yours)"))
@@ -242,7 +284,7 @@ def why_snitch(s: HoodPolitixState, seat: int, action: int) -> Check:
         if taken >= 0:
             return _faulty(Fault.WRONG_ANSWER, N_("wrong response: resolve your Snitch (give "
                                                   "one of your cards for their {card})"),
-                           card=KIND_CODES[taken])
+                           card=_card(KIND_CODES[taken]))
         return _faulty(Fault.WRONG_ANSWER, N_("wrong response: resolve your Snitch (reveal "
                                               "one of their cards, or take one and give one "
                                               "of yours)"))

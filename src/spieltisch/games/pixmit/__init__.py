@@ -20,8 +20,8 @@ SPEC = GameSpec(
                value_labels={"pro": N_("Pro (bluffing allowed)"),
                              "beginner": N_("Beginner (announcements are true)")}),
         Option("start_player", int, -1,
-               N_("seat that starts every round (-1: a random seat)"), minimum=-1, maximum=3,
-               label=N_("Starting player"), value_labels={-1: N_("a random seat")}),
+               N_("the player who starts every round"), minimum=-1, maximum=3,
+               label=N_("Starting player"), value_labels={-1: N_("a random seat")}, seat=True),
     ),
     game_class=PixmitGame,
     summary=N_("Trade face-down cards for 3 rounds, collect sets, call Pixmit; exact best "

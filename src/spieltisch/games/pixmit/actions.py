@@ -17,6 +17,7 @@ from __future__ import annotations
 from enum import Enum
 
 from ...core.game import IllegalAction
+from ...i18n import N_
 from .cards import (
     CARD_CODES,
     CLAIM_TEXT,
@@ -108,55 +109,64 @@ class ActionSpace:
     def from_text(self, obj: object) -> int:
         """The action a text names; ``IllegalAction`` says what is wrong with it."""
         if not isinstance(obj, str) or not obj.strip():
-            raise IllegalAction(f"a Pixmit action is text such as 'offer 05 13', not {obj!r}")
+            raise IllegalAction(N_("a Pixmit action is text such as 'offer 05 13', not {value}"),
+                                params={"value": repr(obj)})
         words = obj.split()
         kind, args = words[0].lower(), words[1:]
         if kind in SIMPLE:
             if args:
-                raise IllegalAction(f"'{kind}' takes no arguments: {obj!r}")
+                raise IllegalAction(N_("'{kind}' takes no arguments: {value}"),
+                                    params={"kind": kind, "value": repr(obj)})
             return SIMPLE.index(kind)
         if kind == "claim":
             if len(args) != 1 or args[0].upper() not in _CLAIM_INDEX:
-                raise IllegalAction(f"a claim names a group (TK, ZK, AK, FK, ASK, OK, PK, DK), "
-                                    f"a card number 01..33 or 'none': {obj!r}")
+                raise IllegalAction(N_("a claim names a group (TK, ZK, AK, FK, ASK, OK, PK, DK), "
+                                       "a card number 01..33 or 'none': {value}"),
+                                    params={"value": repr(obj)})
             return self.claim_base + _CLAIM_INDEX[args[0].upper()]
         if kind == "target":
             if len(args) != 1 or not args[0].isdigit() or int(args[0]) >= self.n:
-                raise IllegalAction(f"'target' names one seat 0..{self.n - 1}: {obj!r}")
+                raise IllegalAction(N_("'target' takes one number from 0 to {last}: {value}"),
+                                    params={"last": self.n - 1, "value": repr(obj)})
             return self.target(int(args[0]))
         if kind == "offer":
             if len(args) >= 2 and len(args[0]) == 1 and args[0].isdigit():
                 # the old one-action form "offer T c1 [c2]" (stored replays): a seat is one
                 # digit, a card two, so it cannot be read as cards by mistake
-                raise IllegalAction(f"an offer is two actions now: 'target {args[0]}', then "
-                                    f"'offer {' '.join(args[1:])}' (cards as two digits): "
-                                    f"{obj!r}")
+                raise IllegalAction(N_("an offer is two actions now: 'target {seat}', then "
+                                       "'offer {cards}' (cards as two digits): {value}"),
+                                    params={"seat": args[0], "cards": " ".join(args[1:]),
+                                            "value": repr(obj)})
             return self.offer(self._subset(args, obj))
         if kind == "return":
             return self.return_base + self._subset(args, obj)
         if kind in ("messenger", "bottom"):
             if len(args) != 1:
-                raise IllegalAction(f"'{kind}' names one card: {obj!r}")
+                raise IllegalAction(N_("'{kind}' names one card: {value}"),
+                                    params={"kind": kind, "value": repr(obj)})
             base = self.messenger_base if kind == "messenger" else self.bottom_base
             return base + self._card(args[0], obj)
-        raise IllegalAction(f"unknown Pixmit action {obj!r} (call, knowledge, target, offer, "
-                            f"claim, accept, veto, creation, pass, return, messenger, bottom)")
+        raise IllegalAction(N_("unknown Pixmit action {value} (call, knowledge, target, offer, "
+                               "claim, accept, veto, creation, pass, return, messenger, "
+                               "bottom)"), params={"value": repr(obj)})
 
     def _card(self, word: str, obj: object) -> int:
         """The card a word names (``"5"`` or ``"05"``)."""
         code = word.zfill(2) if word.isdigit() else word
         if code not in _CODE_INDEX:
-            raise IllegalAction(f"unknown card {word!r} in {obj!r} (cards are 01..33)")
+            raise IllegalAction(N_("unknown card {card} in {value} (cards are 01..33)"),
+                                params={"card": repr(word), "value": repr(obj)})
         return _CODE_INDEX[code]
 
     def _subset(self, words: list[str], obj: object) -> int:
         """The subset index of 1 or 2 named cards."""
         if not 1 <= len(words) <= 2:
-            raise IllegalAction(f"name 1 or 2 cards: {obj!r}")
+            raise IllegalAction(N_("name 1 or 2 cards: {value}"), params={"value": repr(obj)})
         mask = 0
         for w in words:
             bit = 1 << self._card(w, obj)
             if mask & bit:
-                raise IllegalAction(f"a card is named twice in {obj!r}")
+                raise IllegalAction(N_("a card is named twice in {value}"),
+                                    params={"value": repr(obj)})
             mask |= bit
         return SUBSET_INDEX[mask]

@@ -4,12 +4,18 @@
   reach ("plan"): 5-card sets, named sets, Elite and 3er-Sätze, discounted by how
   many cards are missing and how many draws and trades are left.
 - Offers (and gives back, sends via the Bote, puts under the stack) the cards that
-  do not fit that plan; announces the truth in beginner mode and mostly in pro
-  mode (now and then a bluff).
-- Vetoes an offer whose announcements are all useless to its own plan.
+  do not fit that plan: two cards when the pair costs next to nothing, else one.
+- Announces each offered card truthfully by a group it belongs to, or now and then
+  (``number``) by its number; in pro mode it bluffs with probability ``bluff``: a
+  false group most often, sometimes a false number or no announcement at all (beginner
+  mode allows only the truth).
+- Vetoes an offer whose announcements are all useless to its own plan (an offer
+  without announcements may be anything: it accepts it).
 - Calls Pixmit when its score, after the expected hunt losses, is ahead of what
   opponents typically hold at that point; always uses Wissen; invokes Schöpfung
-  in the 2-player game (the swap beats the Bote).
+  in the 2-player game (the swap beats the Bote); with 3–4 players the stack's cards
+  and a blind return are worth the same on average, so it invokes it on a share
+  ``creation`` of its chances, at random: a veto then tells nobody what follows.
 """
 
 from __future__ import annotations
@@ -67,10 +73,16 @@ class HeuristicBot(Bot):
     game: PixmitGame
 
     def __init__(self, game: Any, seat: int, seed: int | None = None, call_at: float = 55.0,
-                 bluff: float = 0.3, **params: Any) -> None:
+                 bluff: float = 0.3, number: float = 0.2, creation: float = 0.5,
+                 **params: Any) -> None:
+        """``call_at``: the score worth a call; ``bluff``: the share of false announcements
+        (pro mode); ``number``: of true ones by the card's number rather than a group;
+        ``creation``: of Schöpfung chances taken with 3–4 players."""
         super().__init__(game, seat, seed, **params)
         self.call_at = float(call_at)
         self.bluff = float(bluff)
+        self.number = float(number)
+        self.creation = float(creation)
 
     # -- helpers ---------------------------------------------------------------------------
     def _hand(self, view: dict[str, Any]) -> int:
@@ -110,7 +122,9 @@ class HeuristicBot(Bot):
         if phase == "response":
             return self._respond(hand, view, chances)
         if phase == "creation":
-            return A.CREATION if view["players"] == 2 else A.PASS
+            if view["players"] == 2 or self.rng.random() < self.creation:
+                return A.CREATION
+            return A.PASS
         if phase == "return":
             opts = [(a, C.SUBSETS[a - space.return_base]) for a in actions]
             return self._cheapest(hand, opts, chances)
@@ -170,15 +184,28 @@ class HeuristicBot(Bot):
         return self.rng.choice(actions)
 
     def _claim(self, actions: list[int], view: dict[str, Any]) -> int:
+        """The announcement of the next offered card (see the module docstring)."""
         base = self.game.space.claim_base
         offer = view["offer"]
         card = int(offer["cards"][len(offer["claims"])]) - 1
-        truthful = [base + x for x in C.TRUTHFUL[card] if x <= len(C.GROUPS)]
-        if view["mode"] == "pro" and self.rng.random() < self.bluff:
-            groups = [base + 1 + g for g in range(len(C.GROUPS))]
-            return self.rng.choice(groups)
+        true = C.TRUTHFUL[card]
+        rng = self.rng
+        groups = len(C.GROUPS)
+        if view["mode"] == "pro" and rng.random() < self.bluff:
+            r = rng.random()
+            if r < 0.15:
+                lies = [0]  # no announcement
+            elif r < 0.35:
+                lies = [x for x in range(groups + 1, C.NUM_CLAIMS) if x not in true]
+            else:
+                lies = [x for x in range(1, groups + 1) if x not in true]
+            choices = [a for a in (base + x for x in lies) if a in actions]
+            if choices:
+                return rng.choice(choices)
+        by_number = rng.random() < self.number
+        truthful = [base + x for x in true if (x > groups) == by_number]
         choices = [a for a in truthful if a in actions] or actions
-        return self.rng.choice(choices)
+        return rng.choice(choices)
 
     def _respond(self, hand: int, view: dict[str, Any], chances: float) -> int:
         claims = view["offer"]["claims"]

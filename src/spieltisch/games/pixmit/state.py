@@ -20,7 +20,18 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ...core.cards import Shuffler
 from ...core.cards import cards_of as _cards
 from ...core.fields import Copy, StateFields
-from ...core.game import Check, Event, Result, State, illegal, ranks_from_scores
+from ...core.game import (
+    Check,
+    Event,
+    Result,
+    State,
+    Told,
+    action_arg,
+    illegal,
+    ranks_from_scores,
+    seat_arg,
+    seats_arg,
+)
 from ...core.phases import PhaseTable, Rule, Who
 from ...i18n import N_
 from . import actions as A
@@ -58,6 +69,26 @@ def _nobody(state: PixmitState) -> tuple[int, ...]:
 def _nothing(state: PixmitState, *args: int) -> list[Any]:
     """No actions, no events: nobody acts (the game is over)."""
     return []
+
+
+
+#: Each phase as a refusal names it ("waiting for Ada: the answer to the offer").
+_PHASE_WORDS: dict[Phase, str] = {
+    Phase.TURN: N_("the active player's turn"),
+    Phase.CLAIM: N_("announcing the offered cards"),
+    Phase.RESPONSE: N_("the answer to the offer"),
+    Phase.CREATION: N_("Schöpfung or letting the veto stand"),
+    Phase.RETURN: N_("giving cards back"),
+    Phase.MESSENGER: N_("the Blinder Bote"),
+    Phase.DISCARD: N_("putting cards under the stack"),
+    Phase.OVER: N_("the end of the game"),
+}
+
+
+def _phase_arg(phase: Phase) -> Told:
+    """A phase in a reason: its label (``claim``) to the engine, words to the reader."""
+    word = _PHASE_WORDS[phase]
+    return Told(phase.label, lambda ctx: ctx.tr.gettext(word))
 
 
 class PixmitState(State["PixmitGame"]):
@@ -231,9 +262,9 @@ class PixmitState(State["PixmitGame"]):
         """Only the seat the phase waits for acts: the reason when it is not ``seat``."""
         if seat in self._actors:
             return None
-        return illegal(N_("seat {seat} may not act now (waiting for seat {waiting}: {phase})"),
-                       seat=seat, waiting=", ".join(map(str, self._actors)),
-                       phase=self.phase.label)
+        return illegal(N_("{seat} may not act now (waiting for {waiting}: {phase})"),
+                       seat=seat_arg(seat), waiting=seats_arg(self._actors),
+                       phase=_phase_arg(self.phase))
 
     def _why_not(self, seat: int, action: int) -> Check:
         """The reasons every phase shares: not this seat's turn; a call after the start
@@ -247,7 +278,8 @@ class PixmitState(State["PixmitGame"]):
             return illegal(N_("the hand meets no call condition (Joker-Satz, natural set, "
                               "Elite)"))
         return illegal(N_("{action} is not legal now (phase: {phase})"),
-                       action=self.game.action_to_json(action), phase=self.phase.label)
+                       action=action_arg(self.game, action, self.game.action_to_json(action)),
+                       phase=_phase_arg(self.phase))
 
     # -- phase TURN (§3.1–§3.3) ----------------------------------------------------------
     def _turn_actions(self, seat: int) -> list[int]:
@@ -294,17 +326,17 @@ class PixmitState(State["PixmitGame"]):
         if wrong is not None:
             return wrong
         space = self.game.space
-        text = space.to_text(action)
+        text = action_arg(self.game, action, space.to_text(action))
         kind = space.decode(action)[0]
         if self.target >= 0:
             if kind == Move.OFFER.value:
                 if C.SUBSETS[action - space.offer_base] & ~self.hands[self.active]:
                     return illegal(N_("{action}: offer cards of your own hand"), action=text)
-                return illegal(N_("{action}: seat {target} holds {count} card(s), offer at "
-                                  "most as many"), action=text, target=self.target,
+                return illegal(N_("{action}: {target} holds {count} card(s), offer at "
+                                  "most as many"), action=text, target=seat_arg(self.target),
                                count=self.hands[self.target].bit_count())
-            return illegal(N_("{action}: the target (seat {target}) is chosen, now 'offer' "
-                              "the cards"), action=text, target=self.target)
+            return illegal(N_("{action}: the target ({target}) is chosen, now 'offer' "
+                              "the cards"), action=text, target=seat_arg(self.target))
         if kind == Move.OFFER.value:
             return illegal(N_("{action}: choose the target first ('target T'), then offer "
                               "the cards"), action=text)
@@ -340,7 +372,8 @@ class PixmitState(State["PixmitGame"]):
             return wrong
         if self.game.space.decode(action)[0] == Move.CLAIM.value:
             return illegal(N_("{action}: beginner mode allows only true announcements"),
-                           action=self.game.action_to_json(action))
+                           action=action_arg(self.game, action,
+                                             self.game.action_to_json(action)))
         return self._why_not(seat, action)
 
     # -- phase RESPONSE (§3.4) -----------------------------------------------------------

@@ -17,8 +17,8 @@ SPEC = GameSpec(
                N_("Überspringen: matching the top rank skips the next player"),
                label=N_("Skip rule (Überspringen)")),
         Option("first_leader", int, -1,
-               N_("seat that leads round 1 (-1: a random seat)"), minimum=-1, maximum=7,
-               label=N_("First to lead"), value_labels={-1: N_("a random seat")}),
+               N_("the player who leads round 1"), minimum=-1, maximum=7,
+               label=N_("First to lead"), value_labels={-1: N_("a random seat")}, seat=True),
     ),
     game_class=PresidentGame,
     summary=N_("Shed your cards first; roles, exchanges and revolutions. Points from 50 down "

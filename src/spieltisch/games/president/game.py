@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.cards import Shuffler
 from ...core.game import ConfigError, Game, IllegalAction
+from ...i18n import N_
 from . import cards as C
 from .cards import FIRST_GIVE, NUM_ACTIONS, PASS, PLAY_MASK, codes
 from .state import Move, PresidentState
@@ -63,29 +64,32 @@ class PresidentGame(Game):
     def action_from_json(self, obj: Any) -> int:
         """The action a text names; ``IllegalAction`` says what is wrong with it."""
         if not isinstance(obj, str):
-            raise IllegalAction(f"an action is a string such as 'play 10H 10S', not {obj!r}")
+            raise IllegalAction(N_("an action is a string such as 'play 10H 10S', not {value}"),
+                                params={"value": repr(obj)})
         words = obj.strip().split()
         if not words:
-            raise IllegalAction("empty action")
+            raise IllegalAction(N_("empty action"))
         verb, args = words[0].lower(), [w.upper() for w in words[1:]]
         if verb == "pass" and not args:
             return PASS
         for a in args:
             if a not in self._card_index():
-                raise IllegalAction(f"unknown card {a!r} (cards look like 10H, QS, JK1)")
+                raise IllegalAction(N_("unknown card {value} (cards look like 10H, QS, JK1)"),
+                                    params={"value": repr(a)})
         ids = [self._card_index()[a] for a in args]
         if verb == "give" and len(ids) == 1:
             return FIRST_GIVE + ids[0]
         if verb == "play" and ids:
             if len(set(ids)) != len(ids):
-                raise IllegalAction("a card is named twice")
+                raise IllegalAction(N_("a card is named twice"))
             action = C.play_action(sum(1 << c for c in ids))
             if action is None:
                 raise IllegalAction(
-                    "a play is 1–4 cards of one rank (Jokers only with Jokers): "
-                    + " ".join(args))
+                    N_("a play is 1–4 cards of one rank (Jokers only with Jokers): {cards}"),
+                    params={"cards": " ".join(args)})
             return action
-        raise IllegalAction(f"not an action: {obj!r} (try 'play 7H 7S', 'pass', 'give QS')")
+        raise IllegalAction(N_("not an action: {value} (try 'play 7H 7S', 'pass', 'give QS')"),
+                            params={"value": repr(obj)})
 
     def _state_from_position(self, fields: Fields, shuffler: Shuffler) -> PresidentState:
         """A state from a position's ``"state"`` object (``position.py``)."""

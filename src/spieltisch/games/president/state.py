@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.cards import Shuffler, cards_of
 from ...core.fields import Copy, StateFields
-from ...core.game import Check, Event, Result, State, illegal, ranks_from_scores
+from ...core.game import (
+    Check,
+    Event,
+    Result,
+    State,
+    Told,
+    illegal,
+    ranks_from_scores,
+    seat_arg,
+)
 from ...core.phases import PhaseTable, Rule, Who
 from ...i18n import N_
 from . import cards as C
@@ -42,6 +51,15 @@ if TYPE_CHECKING:
     from .game import PresidentGame
 
 START_POINTS = 50
+
+
+def _cards_arg(text: str) -> Told:
+    """Cards in a reason: their codes to the engine, ``10♥, 10♠`` to the reader."""
+    def render(_ctx: object) -> str:
+        from .narration import card_list  # narration imports this module
+
+        return card_list(text.split())
+    return Told(text, render)
 
 
 class Phase(IntEnum):
@@ -276,8 +294,8 @@ class PresidentState(State["PresidentGame"]):
         """One seat acts at a time (§2.4, §3): the reason when it is not ``seat``."""
         turn = self.to_act()[0]
         if seat != turn:
-            return illegal(N_("it is seat {turn}'s turn, not seat {seat}'s"),
-                           turn=turn, seat=seat)
+            return illegal(N_("it is {turn}'s turn, not {seat}'s"),
+                           turn=seat_arg(turn), seat=seat_arg(seat))
         return None
 
     # -- phase EXCHANGE (§2.4) -------------------------------------------------------------
@@ -311,7 +329,8 @@ class PresidentState(State["PresidentGame"]):
             return wrong
         if action < FIRST_GIVE:
             return illegal(N_("during the exchange you give a card ('give QS')"))
-        return illegal(N_("you do not hold {cards}"), cards=C.CARD_CODES[action - FIRST_GIVE])
+        return illegal(N_("you do not hold {cards}"),
+                       cards=_cards_arg(C.CARD_CODES[action - FIRST_GIVE]))
 
     # -- phase PLAY (§3) ------------------------------------------------------------------
     def _mover(self) -> tuple[int, ...]:
@@ -399,7 +418,8 @@ class PresidentState(State["PresidentGame"]):
         mask = PLAY_MASK[action]
         missing = mask & ~self.hands[seat]
         if missing:
-            return illegal(N_("you do not hold {cards}"), cards=" ".join(codes(missing)))
+            return illegal(N_("you do not hold {cards}"),
+                           cards=_cards_arg(" ".join(codes(missing))))
         if self.pile_size == 0:
             return illegal(N_("not a legal lead"))
         if self.top_rank == JOKER_RANK:

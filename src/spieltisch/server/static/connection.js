@@ -59,9 +59,25 @@ export class Connection {
     return this.send({ type: 'action', action, id: `a${Date.now().toString(36)}${this.sent}` });
   }
 
-  /** Tell the server the started table is on screen (its clocks wait for every seat). */
+  /** The person pressed "I'm ready" (the clocks wait for every person: docs/server.md). */
   ready() {
     return this.send({ type: 'ready' });
+  }
+
+  /** Pass the open reaction window (only when the snapshot's `may_pass` says so). */
+  pass() {
+    return this.send({ type: 'pass' });
+  }
+
+  /** The misclick question for `action` opened (null: it was cancelled): the server
+   * stops this seat's move timer meanwhile, so hesitating costs no time. */
+  guard(action) {
+    return this.send({ type: 'guard', action });
+  }
+
+  /** Accept the server's offer of another pace for the rest of the round. */
+  pace(pace) {
+    return this.send({ type: 'pace', pace });
   }
 
   /** Switch narration and labels to `lang` (the server answers with a fresh state). */

@@ -1,6 +1,7 @@
 // Game modules by name: games/<name>.js for every game the server lists, else generic.js.
 
 import generic from './games/generic.js';
+import { language } from './i18n.js';
 import { api } from './util.js';
 
 const loaded = new Map();
@@ -26,4 +27,18 @@ export async function gameModule(name) {
     loaded.set(name, mod);
   }
   return loaded.get(name);
+}
+
+const titles = new Map();  // lang → Promise of Map(name → title)
+
+/** The title of game `name` as the lobby shows it (`/api/games` in the page's language):
+ * the table and the replay name a game by the same words. Asked once per language. */
+export async function gameTitle(name) {
+  const lang = language();
+  if (!titles.has(lang)) {
+    titles.set(lang, api('GET', `/api/games?lang=${lang}`)
+      .then((gs) => new Map(gs.map((g) => [g.name, g.title])), () => new Map()));
+  }
+  const title = (await titles.get(lang)).get(name);
+  return title;
 }

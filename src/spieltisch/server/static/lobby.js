@@ -1,7 +1,7 @@
 // The lobby (`/`): a new table, joining by code, open tables and finished games.
 
 import { language, t } from './i18n.js';
-import { PACES, paceLabel } from './pace.js';
+import { PACES, firstPace, paceLabel } from './pace.js';
 import { go } from './router.js';
 import { showRules } from './rules.js';
 import { $, api, esc, keepName, keepSeat, myName, toast } from './util.js';
@@ -31,7 +31,8 @@ class Lobby {
   constructor() {
     this.games = [];
     this.tables = [];
-    this.choice = { game: null, seats: [], pace: PACES[0] };
+    // `paceSet`: the creator chose the pace; else it follows the game (learning at a first table)
+    this.choice = { game: null, seats: [], pace: PACES[0], paceSet: false };
     $('#app').dataset.page = 'lobby';
   }
 
@@ -60,9 +61,10 @@ class Lobby {
           <button type="button" id="c-rules">${esc(t('How to play'))}</button>
         </div>
         <div class="row">
-          <label>${esc(t('Pace'))} <select id="c-pace" aria-describedby="c-pace-help">${PACES.map((p) => `<option value="${p}"${p === this.choice.pace ? ' selected' : ''}>${esc(paceLabel(p))}</option>`).join('')}</select></label>
+          <label>${esc(t('Pace'))} <select id="c-pace" aria-describedby="c-pace-first c-pace-help">${PACES.map((p) => `<option value="${p}"${p === this.choice.pace ? ' selected' : ''}>${esc(paceLabel(p))}</option>`).join('')}</select></label>
           <span id="c-pace-help" class="small muted">${esc(t('Relaxed: every timer three times as long, for learners. No move timer: everyone takes their time; a window for reactions stays open at least 10 s.'))}</span>
         </div>
+        <p id="c-pace-first" class="note" role="status" hidden></p>
         <p id="c-summary" class="muted"></p>
         <fieldset><legend>${esc(t('Seats'))}</legend><div id="c-seats" class="seatlist"></div></fieldset>
         <fieldset><legend>${esc(t('Options'))}</legend><div id="c-options" class="options"></div></fieldset>
@@ -92,7 +94,11 @@ class Lobby {
     $('#c-players').addEventListener('input', () => this.fill(false));
     $('#c-seats').addEventListener('change', (e) => this.onSeatChange(e));
     $('#c-rules').addEventListener('click', () => showRules(this.game().name));
-    $('#c-pace').addEventListener('change', (e) => { this.choice.pace = e.target.value; });
+    $('#c-pace').addEventListener('change', (e) => {
+      this.choice.pace = e.target.value;
+      this.choice.paceSet = true;
+      $('#c-pace-first').hidden = true;
+    });
     $('#create-form').addEventListener('submit', (e) => { e.preventDefault(); this.create(); });
     this.fill(!this.choice.game);
   }
@@ -141,6 +147,7 @@ class Lobby {
     const input = $('#c-players');
     if (fresh || this.choice.game !== g.name) input.value = p.default;
     this.choice.game = g.name;
+    this.fillPace(g);
     input.min = p.min;
     input.max = p.max;
     $('#c-range').textContent = p.min === p.max ? t('exactly {n}', { n: p.min }) : t('{min} to {max}', { min: p.min, max: p.max });
@@ -159,7 +166,38 @@ class Lobby {
       + `<dl id="c-levels" class="levels small">${bots.map((b) => `<div><dt>${esc(t('bot: {level}', { level: b.label }))}</dt>`
         + `<dd>${esc(b.about || '')}</dd></div>`).join('')}</dl>`;
     this.choice.seats = seats;
-    if (fresh || !$('#c-options').childElementCount) $('#c-options').innerHTML = this.optionsHtml(g);
+    if (fresh || !$('#c-options').childElementCount) $('#c-options').innerHTML = this.optionsHtml(g, n);
+    else this.fillSeatOptions(g, n);
+  }
+
+  /** A seat option's choices: its word for -1 ("a random seat"), then the seats by the
+   * labels the table uses ("Seat 1" … "Seat n" for the chosen player count). */
+  seatChoices(o, n, value) {
+    const last = Math.min(n - 1, o.maximum ?? n - 1);
+    const values = [-1, ...Array.from({ length: last + 1 }, (_, i) => i)];
+    const random = (o.value_labels || {})['-1'] || t('a random seat');
+    return values.map((v) => `<option value="${v}"${v === value ? ' selected' : ''}>${esc(v < 0 ? random : t('Seat {number}', { number: v + 1 }))}</option>`).join('');
+  }
+
+  /** After the player count changed: each seat option offers the seats there are now. */
+  fillSeatOptions(g, n) {
+    for (const o of g.options) {
+      const el = o.seat && $(`#opt-${CSS.escape(o.name)}`);
+      if (!el) continue;
+      const value = parseInt(el.value, 10);
+      el.innerHTML = this.seatChoices(o, n, value < n ? value : -1);
+    }
+  }
+
+  /** A person's first table of a game with clocks of its own starts at the learning pace,
+   * and the lobby says so; a pace the creator chose stays. */
+  fillPace(g) {
+    const first = !this.choice.paceSet && firstPace(g) !== PACES[0];
+    if (!this.choice.paceSet) this.choice.pace = firstPace(g);
+    $('#c-pace').value = this.choice.pace;
+    const note = $('#c-pace-first');
+    note.textContent = first ? t('Your first {game} table: learning pace (3× the time). You can change it.', { game: g.title }) : '';
+    note.hidden = !first;
   }
 
   onSeatChange(e) {
@@ -167,13 +205,15 @@ class Lobby {
     if (sel) this.choice.seats[+sel.dataset.seat] = sel.value;
   }
 
-  optionsHtml(g) {
+  optionsHtml(g, n) {
     if (!g.options.length) return `<p class="muted">${esc(t('This game has no options.'))}</p>`;
     return g.options.map((o) => {
       const id = `opt-${o.name}`;
       const words = o.value_labels || {};
       let input;
-      if (o.kind === 'bool') {
+      if (o.seat) {
+        input = `<select id="${id}" aria-describedby="${id}-help">${this.seatChoices(o, n, o.default)}</select>`;
+      } else if (o.kind === 'bool') {
         input = `<input type="checkbox" id="${id}"${o.default ? ' checked' : ''} aria-describedby="${id}-help">`;
       } else if (o.choices) {
         input = `<select id="${id}" aria-describedby="${id}-help">${o.choices.map((c) => `<option value="${esc(c)}"${c === o.default ? ' selected' : ''}>${esc(words[c] ?? c)}</option>`).join('')}</select>`;
@@ -183,7 +223,7 @@ class Lobby {
       } else {
         input = `<input id="${id}" value="${esc(o.default)}" aria-describedby="${id}-help">`;
       }
-      const help = o.help || '';  // it names special values too ("-1: a random seat")
+      const help = o.help || '';
       return `<div class="option"><label for="${id}">${esc(o.label || o.name)}</label> ${input}
         <span class="small muted" id="${id}-help">${esc(help)}</span></div>`;
     }).join('');

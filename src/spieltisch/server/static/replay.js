@@ -1,7 +1,7 @@
 // A finished game stepped action by action (`/r/CODE`), from the full view, a
 // spectator's or any seat's.
 
-import { gameModule } from './games.js';
+import { gameModule, gameTitle } from './games.js';
 import { who } from './games/common.js';
 import { language, t, tn } from './i18n.js';
 import { showRules } from './rules.js';
@@ -14,6 +14,7 @@ export async function openReplay([code]) {
   const info = await api('GET', `/api/tables/${code}`);
   const mod = await gameModule(info.game);
   const page = new ReplayPage(code, info, mod);
+  page.gameTitle = await gameTitle(info.game);
   await page.load();
   return page;
 }
@@ -32,7 +33,8 @@ class ReplayPage {
     $('#rules-btn').onclick = () => showRules(info.game);
   }
 
-  title() { return this.mod.title || this.info.game; }
+  /** The game's title as the lobby shows it (in the page's language). */
+  title() { return this.gameTitle || this.mod.title || this.info.game; }
 
   drawFrame() {
     const L = {
@@ -75,8 +77,9 @@ class ReplayPage {
     }
   }
 
-  onLanguage() {
+  async onLanguage() {
     document.title = t('spieltisch — replay {code}', { code: this.code });
+    this.gameTitle = await gameTitle(this.info.game);
     this.drawFrame();
     this.load();
   }

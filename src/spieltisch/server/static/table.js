@@ -1,18 +1,24 @@
 // A table (`/t/CODE`): seats around the table, the last play in the middle, your hand
 // below, the actions, the log. Game-specific drawing comes from games/<game>.js.
 
+import { clockHtml, tickClock } from './clocks.js';
 import { Connection } from './connection.js';
-import { gameModule } from './games.js';
+import { gameModule, gameTitle } from './games.js';
 import { who } from './games/common.js';
 import { language, t, tn } from './i18n.js';
-import { paceLabel } from './pace.js';
+import { markPlayed, paceLabel, tableSeconds } from './pace.js';
 import { go } from './router.js';
 import { showRules } from './rules.js';
 import {
-  $, $$, api, esc, forgetSeat, keepName, keepSeat, myName, seatOf, stored, toast,
+  $, $$, announce, api, esc, forgetSeat, keepName, keepSeat, myName, seatOf, stored, toast,
 } from './util.js';
 
 const CLOCK_TICK_MS = 200;
+/** A penalty stays on the hand and the seat this long at least, and until that player acts
+ * again (an idle player still sees why the hand grew), and while the reader is on it. */
+const PENALTY_MS = 8000;
+/** The server stops a seat's move timer for at most this long per misclick question. */
+const GUARD_CAP_MS = 15000;
 const BOT_LEVELS = { easy: () => t('easy'), medium: () => t('medium'), hard: () => t('hard') };
 
 /** Open table `code` (`watch`: as a spectator even where a seat is free). */
@@ -33,6 +39,7 @@ export async function openTable([code], query) {
   }
   const mod = await gameModule(info.game);
   const page = new TablePage(code, info, mod);
+  page.gameTitle = await gameTitle(info.game);
   const mine = seatOf(code);
   const free = info.seats.filter((s) => !s.taken);
   if (mine || query.has('watch') || info.status !== 'waiting' || !free.length) page.connect(mine);
@@ -55,6 +62,11 @@ class TablePage {
     this.selected = new Set();  // selected hand cards (codes)
     this.connected = false;
     this.clockAt = performance.now();
+    this.penalties = [];        // [{id, seat, text, section, until, acted}]: on the seat and hand
+    this.penaltyId = 0;
+    this.offer = null;          // a pace the server offers this seat (after two timeouts)
+    this.guardOpened = null;    // when the misclick question opened (its seat's timer stops)
+    this.frozenMs = 0;          // time that timer stood still since the last message
     this.sortKey = stored.get(`sort.${info.game}`, mod.sorts?.[0]?.key ?? null);
     this.timer = setInterval(() => this.tick(), CLOCK_TICK_MS);
     $('#rules-btn').hidden = false;
@@ -73,7 +85,8 @@ class TablePage {
     delete window.spieltisch;
   }
 
-  get title() { return this.mod.title || this.info.game; }
+  /** The game's title as the lobby shows it (in the page's language). */
+  get title() { return this.gameTitle || this.mod.title || this.info.game; }
 
   // -- joining -------------------------------------------------------------------------
   askForSeat(free) {
@@ -108,6 +121,7 @@ class TablePage {
     document.title = t('spieltisch — table {code}', { code: this.code });
     this.conn?.setLanguage(lang);  // fresh narration and labels follow as a `state`
     this.draw();
+    gameTitle(this.info.game).then((title) => { this.gameTitle = title; this.draw(); });
   }
 
   // -- messages ------------------------------------------------------------------------
@@ -116,9 +130,8 @@ class TablePage {
       case 'welcome': case 'start': case 'state':
         this.seat = m.seat ?? null;
         if (Array.isArray(m.log)) this.log = m.log.slice();
+        // no `ready` here: the clocks wait until the person presses "I'm ready"
         this.take(m, m.index);
-        // drawn: a seat's clocks wait until its screen shows the deal (on every connection)
-        if (m.status === 'playing' && this.seat !== null) this.conn.ready();
         if (m.type === 'start') this.refreshInfo();
         break;
       case 'update':
@@ -126,7 +139,14 @@ class TablePage {
         if (m.seat !== null && m.seat !== undefined && m.log?.length) {
           this.lastBy[m.seat] = m.log[0].text;  // what they did (the rest is in the log)
         }
+        for (const p of this.penalties) if (p.seat === m.seat) p.acted = true;
         this.take(m, m.index + 1);
+        this.notePenalties(m.events || []);
+        break;
+      case 'offer_pace':
+        this.offer = m.pace;
+        announce(t('Play without the clock for the rest of the round?'));
+        this.draw();
         break;
       case 'seats':
         this.info.seats = m.seats;
@@ -141,7 +161,8 @@ class TablePage {
           this.conn.dropToken();
           return;
         }
-        toast(m.message || m.code);
+        // a guard the server does not hold (the move passed meanwhile) changes nothing
+        if (m.code !== 'no_guard') toast(m.message || m.code);
         break;
       default:
         break;
@@ -149,11 +170,18 @@ class TablePage {
   }
 
   take(m, applied) {
-    // an update carries names only when they change: keep the last ones
-    const names = m.names || this.snap?.names;
-    this.snap = { ...m, names };
+    // an update carries names only when they change: keep the last ones (and the pace)
+    const keep = {};
+    for (const k of ['names', 'pace', 'time_factor']) if (!(k in m) && this.snap && k in this.snap) keep[k] = this.snap[k];
+    const waited = this.snap ? this.mustReady() : true;
+    this.snap = { ...m, ...keep };
+    // the button comes back after a pause: say so to a screen reader too
+    if (!waited && this.mustReady()) announce(`${t('No clock runs until everyone at the table is ready.')} ${t('R or Enter: I’m ready.')}`);
     this.applied = applied;
     this.clockAt = performance.now();
+    this.frozenMs = 0;  // the server's `remaining` counts any stop so far
+    if (this.snap.pace === 'untimed' || m.over) this.offer = null;
+    if (m.status === 'playing' && this.seat !== null) markPlayed(this.info.game);
     const hand = this.hand();
     this.selected = new Set([...this.selected].filter((c) => hand.includes(c)));
     if (m.status && m.status !== 'waiting') this.info.status = m.over ? 'over' : 'playing';
@@ -213,26 +241,73 @@ class TablePage {
     return seats;
   }
 
-  /** Seats whose player has not seen the table yet: no clock runs until they have. */
+  /** Seats whose person has not pressed "I'm ready": no clock runs until they have. */
   notReady() { return this.snap?.not_ready || []; }
 
+  /** Whether this browser's person is one the clocks wait for. */
+  mustReady() { return this.seat !== null && this.notReady().includes(this.seat) && !this.snap?.over; }
+
+  /** The table's pace now (the server may change it for the rest of a round). */
+  pace() { return this.snap?.pace || this.info.pace; }
+
+  /** A rule's seconds as this table runs them ("9" at the relaxed pace), null untimed. */
+  seconds(rule) { return tableSeconds(rule, this.snap?.time_factor, this.pace()); }
+
+  /** A clock without a seat belongs to the table (a window, a pause) unless the game waits
+   * for a seat: then it is that seat's move timer. */
+  atCentre(d) {
+    return d.seat === null && (!this.toAct().size || Boolean(this.mod.clockOnCentre?.(d, this.view())));
+  }
+
+  /** The clock the server stops while this seat's misclick question is open. */
+  isMine(d) {
+    return this.seat !== null && (d.seat === this.seat || (d.seat === null && Boolean(this.snap?.required) && !this.atCentre(d)));
+  }
+
+  /** Seconds the misclick question kept this seat's timer still since the last message. */
+  frozenSeconds() {
+    let ms = this.frozenMs;
+    if (this.guardOpened !== null) {
+      const now = performance.now();
+      ms += Math.max(0, Math.min(now, this.guardOpened + GUARD_CAP_MS) - Math.max(this.guardOpened, this.clockAt));
+    }
+    return ms / 1000;
+  }
+
   secondsLeft(d) {
+    // a timer someone's misclick question holds (`held`) stands still on every screen
+    if (d.held) return Math.max(0, d.remaining ?? d.seconds);
     // `remaining` when the message was built (a resumed timer has less than its length)
-    return Math.max(0, (d.remaining ?? d.seconds) - (performance.now() - this.clockAt) / 1000);
+    const stood = this.isMine(d) ? this.frozenSeconds() : 0;
+    return Math.max(0, (d.remaining ?? d.seconds) - (performance.now() - this.clockAt) / 1000 + stood);
+  }
+
+  clockLabel(d) {
+    return this.mod.clockLabel?.(d, this.view()) || (d.reason === 'move clock' ? t('Move timer') : t('Time left'));
   }
 
   clockHtml(d, i) {
-    const left = this.secondsLeft(d);
-    const label = t('time left');  // (texts never inside quoted attributes: the extractor skips those)
-    const seconds = t('{seconds} s', { seconds: left.toFixed(left < 10 ? 1 : 0) });
-    return `<span class="clock" data-i="${i}" role="timer" aria-label="${esc(label)}">◷ ${esc(seconds)}</span>`;
+    const frozen = Boolean(d.held) || (this.guardOpened !== null && this.isMine(d));
+    return clockHtml(this.clockLabel(d), this.secondsLeft(d), d.seconds, i, frozen);
   }
 
   /** The clocks that run for seat `s`: its own, and the game's clock while it must act. */
   clocksOf(s) {
     const dls = this.snap?.deadlines || [];
     const acting = this.toAct().has(s);
-    return dls.map((d, i) => [d, i]).filter(([d]) => d.seat === s || (d.seat === null && acting));
+    return dls.map((d, i) => [d, i]).filter(([d]) => d.seat === s || (d.seat === null && acting && !this.atCentre(d)));
+  }
+
+  /** The table's own clocks (a reaction window, a pause), by the middle of the table. */
+  centreClocksHtml() {
+    const dls = (this.snap?.deadlines || []).map((d, i) => [d, i]).filter(([d]) => this.atCentre(d));
+    if (!dls.length) return '';
+    const passed = this.snap.passed || [];
+    const rows = dls.map(([d, i]) => `<div class="tableclock"><span aria-hidden="true">${esc(this.clockLabel(d))}</span> ${this.clockHtml(d, i)}</div>`);
+    if (passed.length && dls.some(([d]) => d.passable)) {
+      rows.push(`<div class="small">${esc(t('Passed: {players}', { players: passed.map((s) => who(this.ctx(), s)).join(', ') }))}</div>`);
+    }
+    return `<div class="tableclocks">${rows.join('')}</div>`;
   }
 
   // -- drawing -------------------------------------------------------------------------
@@ -264,7 +339,7 @@ class TablePage {
     const link = `${location.origin}/t/${this.code}`;
     return `<section class="panel head"><h1>${esc(t('{game} · table {code}', { game: this.title, code: this.code }))}</h1>
       <div class="row small"><span>${esc(t('You:'))} <strong id="role">${esc(role)}</strong></span>
-      <span id="pace">${esc(t('Pace: {pace}', { pace: paceLabel(this.info.pace) }))}</span>
+      <span id="pace">${esc(t('Pace: {pace}', { pace: paceLabel(this.pace()) }))}</span>
       <span id="conn" role="status"></span>
       <label>${esc(t('Invite link'))} <input readonly value="${esc(link)}" size="26" data-focus-key="invite"></label></div></section>`;
   }
@@ -304,6 +379,8 @@ class TablePage {
     if (info.kind === 'bot') tags.push(BOT_LEVELS[info.bot] ? t('bot ({level})', { level: BOT_LEVELS[info.bot]() }) : t('bot'));
     if (info.substituted) tags.push(t('a bot plays for now'));
     if (info.kind === 'human' && !info.connected && s !== this.seat) tags.push(t('offline'));
+    if (this.notReady().includes(s)) tags.push(t('not ready yet'));
+    if ((this.snap.passed || []).includes(s)) tags.push(`✔ ${t('passed')}`);
     const name = who(ctx, s);
     const label = acting ? t('{player}, to act', { player: name }) : name;
     return `<div class="seat pos-${pos}${acting ? ' acting' : ''}${s === this.seat ? ' me' : ''}" role="group" aria-label="${esc(label)}" data-seat="${s}">
@@ -311,6 +388,7 @@ class TablePage {
       ${tags.map((x) => `<span class="tag">${esc(x)}</span>`).join(' ')}</div>
       ${facts.length ? `<div class="small">${facts.join(' · ')}</div>` : ''}
       ${this.clocksOf(s).map(([d, i]) => `<div class="small">${this.clockHtml(d, i)}</div>`).join('')}
+      ${this.penaltyHtml(s, 'seat')}
       ${this.lastBy[s] ? `<div class="small last">${esc(this.lastBy[s])}</div>` : ''}</div>`;
   }
 
@@ -335,7 +413,7 @@ class TablePage {
     return `<section class="felt" aria-label="${esc(label)}">
       <div class="seats-top">${top.map((s) => this.seatHtml(s, 'top')).join('')}</div>
       <div class="seats-left">${left.map((s) => this.seatHtml(s, 'left')).join('')}</div>
-      <div class="centre">${centre}${full}</div>
+      <div class="centre">${this.centreClocksHtml()}${centre}${full}</div>
       <div class="seats-right">${right.map((s) => this.seatHtml(s, 'right')).join('')}</div>
       <div class="seats-bottom">${this.seatHtml(me, 'bottom')}</div></section>`;
   }
@@ -357,12 +435,55 @@ class TablePage {
       <a class="btn" href="/">${esc(t('Back to the lobby'))}</a></p></section>`;
   }
 
-  /** Instead of a clock while someone has not seen the table yet: who the clocks wait for. */
+  /** Instead of a clock while someone is not ready: the button (if it is you) and whom the
+   * clocks wait for, by name. */
   notReadyHtml() {
-    const waiting = this.notReady();
-    if (!waiting.length || this.snap.over) return '';
-    const players = waiting.map((s) => who(this.ctx(), s)).join(', ');
-    return `<p class="notready" role="status">◷ ${esc(t('Waiting for {players} to see the table — the clocks start then.', { players }))}</p>`;
+    const others = this.notReady().filter((s) => s !== this.seat);
+    if (this.snap.over) return '';
+    const players = others.map((s) => who(this.ctx(), s)).join(', ');
+    const line = others.length ? `<p class="notready" role="status">◷ ${esc(t('Waiting for {players} to be ready — the clocks start then.', { players }))}</p>` : '';
+    if (!this.mustReady()) return line;
+    return `<div class="readybox" role="group" aria-labelledby="ready-h">
+      <p id="ready-h"><strong>${esc(t('No clock runs until everyone at the table is ready.'))}</strong></p>
+      <p class="row"><button type="button" id="ready-btn" class="primary big" data-focus-key="ready">✔ ${esc(t("I'm ready"))}</button>
+      <span class="small muted">${esc(t('Key: Enter or R'))}</span></p>${line}</div>`;
+  }
+
+  /** The server's offer of another pace after two timeouts in a row. */
+  offerHtml() {
+    if (!this.offer || this.seat === null || this.snap.over) return '';
+    return `<div class="offer" role="group" aria-labelledby="offer-h">
+      <p id="offer-h"><strong>${esc(t('Play without the clock for the rest of the round?'))}</strong>
+      ${esc(t('Your move timer ran out twice in a row. The others are bots, so nobody waits for you.'))}</p>
+      <p class="row"><button type="button" class="primary" data-offer="yes" data-focus-key="offer-yes">${esc(t('Yes, without the clock'))}</button>
+      <button type="button" data-offer="no" data-focus-key="offer-no">${esc(t('No, thanks'))}</button></p></div>`;
+  }
+
+  /** Penalties that seat `s` just drew, for a few seconds, each with its rule one click away. */
+  penaltyHtml(s, where) {
+    const mine = this.penalties.filter((p) => p.seat === s).slice(-3);
+    if (!mine.length) return '';
+    return `<div class="penalties">${mine.map((p) => this.penaltyBadge(p, where)).join('')}</div>`;
+  }
+
+  penaltyBadge(p, where) {
+    const rule = t('The rule for “{penalty}”', { penalty: p.text });
+    const link = p.section === null || p.section === undefined ? ''
+      : ` <button type="button" class="linkish rule-link" data-rule="${p.section}" data-focus-key="rule:${where}:${p.id}" aria-label="${esc(rule)}">${esc(t('Rule'))}</button>`;
+    return `<p class="penalty"><span class="pen-text"><span aria-hidden="true">⚠</span> ${esc(p.text)}</span>${link}</p>`;
+  }
+
+  /** The penalties among an update's events (the game's module knows which they are). */
+  notePenalties(events) {
+    const found = this.mod.penalties?.(events, { ...this.ctx(), seconds: (rule) => this.seconds(rule), options: this.info.options || {} }) || [];
+    if (!found.length) return;
+    const until = performance.now() + PENALTY_MS;
+    for (const p of found) {
+      this.penaltyId += 1;
+      this.penalties.push({ ...p, id: this.penaltyId, until, acted: false });
+      if (p.seat === this.seat) announce(t('You: {penalty}', { penalty: p.text }));
+    }
+    this.draw();
   }
 
   actionsHtml() {
@@ -375,7 +496,7 @@ class TablePage {
     const visible = this.candidates();
     const main = visible.filter((a) => !this.standing(a));
     const standing = legal.filter((a) => this.standing(a));
-    const prompt = !m.required && main.length > 0;
+    const prompt = !m.required && (main.length > 0 || Boolean(m.may_pass));
     // your own clock, or the game's clock of the window you may act in
     const mine = (m.deadlines || []).map((d, i) => [d, i]).filter(([d]) => d.seat === this.seat || d.seat === null);
     const clock = (m.required || prompt) && mine.length ? ` ${this.clockHtml(...mine[0])}` : '';
@@ -391,15 +512,17 @@ class TablePage {
     const toolbarLabel = t('Always open');
     const buttons = main.slice(0, 60).map((a, i) => `<button type="button" class="act" data-act="${esc(a)}" data-focus-key="act:${esc(a)}">`
       + `${i < 10 ? `<kbd aria-hidden="true">${(i + 1) % 10}</kbd> ` : ''}${esc(this.label(a))}</button>`).join('');
+    const pass = m.may_pass ? `<button type="button" id="pass-btn" data-focus-key="pass">${esc(t('Pass'))}</button>` : '';
+    const passed = (m.passed || []).includes(this.seat) ? `<p class="small">✔ ${esc(t('You passed.'))}</p>` : '';
     return `<section class="panel actions${m.required ? ' required' : ''}${prompt ? ' prompt' : ''}" aria-labelledby="act-h">
       <h2 id="act-h" aria-live="polite">${heading}${clock}</h2>
-      ${this.notReadyHtml()}
+      ${this.offerHtml()}${this.notReadyHtml()}${passed}
       ${sel.length ? `<p class="small">${esc(t('Selected: {cards}', { cards: sel.map((c) => this.mod.cardName(c)).join(', ') }))}
         <button type="button" class="linkish" id="clear-sel">${esc(t('Clear the selection (Esc)'))}</button></p>` : ''}
-      ${main.length ? `<div class="actlist">${buttons}</div>` : ''}
+      ${main.length || pass ? `<div class="actlist">${buttons}${pass}</div>` : ''}
       ${main.length > 60 ? `<p class="small muted">${esc(tn('{n} more: select cards in your hand to narrow the choice.', '{n} more: select cards in your hand to narrow the choice.', main.length - 60))}</p>` : ''}
       ${standing.length ? `<div class="toolbar" role="toolbar" aria-label="${esc(toolbarLabel)}">${standing.map((a) => `<button type="button" class="act standing" data-act="${esc(a)}" data-focus-key="act:${esc(a)}">${esc(this.label(a))}</button>`).join('')}</div>` : ''}
-      ${legal.length ? `<p class="small muted">${esc(t('Keys: 1–9 and 0 pick an action; Enter plays the selected cards or the only action; Esc clears the selection.'))}</p>` : ''}
+      ${legal.length || this.mustReady() ? `<p class="small muted">${esc(t('Keys: 1–9 and 0 pick an action; Enter plays the selected cards or the only action; Esc clears the selection.'))}${this.mustReady() ? ` ${esc(t('R or Enter: I’m ready.'))}` : ''}</p>` : ''}
     </section>`;
   }
 
@@ -419,9 +542,11 @@ class TablePage {
         ${this.mod.card(c)}<span class="mark" aria-hidden="true">${usable.has(c) ? '▲' : ''}${chosen ? '✔' : ''}</span></button>`;
     }).join('');
     const heading = this.mod.handLabel ? this.mod.handLabel() : t('Your hand');
+    const penalties = this.penaltyHtml(this.seat, 'hand');
     return `<section class="panel hand" aria-labelledby="hand-h">
       <div class="row spread"><h2 id="hand-h">${esc(heading)}${clickable ? ` <span class="muted">(${esc(tn('{n} card', '{n} cards', hand.length))})</span>` : ''}</h2>
       ${sorts.length > 1 ? `<label class="small">${esc(t('Sort'))} <select id="sort" data-focus-key="sort">${sorts.map((s) => `<option value="${esc(s.key)}"${s.key === this.sortKey ? ' selected' : ''}>${esc(s.label())}</option>`).join('')}</select></label>` : ''}</div>
+      ${penalties}
       <div class="cards handcards">${cards || `<span class="muted">${esc(t('No cards'))}</span>`}</div>
       ${clickable && usable.size ? `<p class="small muted">${esc(t('▲ marks the cards you can play now; ✔ the selected ones.'))}</p>` : ''}
       ${this.mod.notes ? this.mod.notes(v, this.ctx()) : ''}</section>`;
@@ -436,15 +561,24 @@ class TablePage {
   }
 
   tick() {
+    this.expirePenalties();
     const dls = this.snap?.deadlines;
     if (!dls?.length) return;
     $$('.clock').forEach((el) => {
       const d = dls[+el.dataset.i];
-      if (d) {
-        const left = this.secondsLeft(d);
-        el.textContent = `◷ ${t('{seconds} s', { seconds: left.toFixed(left < 10 ? 1 : 0) })}`;
-      }
+      if (d) tickClock(el, this.secondsLeft(d));
     });
+  }
+
+  /** Penalties leave after a while, but not while the reader is on them. */
+  expirePenalties() {
+    if (!this.penalties.length) return;
+    const now = performance.now();
+    const held = $$('.penalty').some((el) => el.matches(':hover') || el.contains(document.activeElement));
+    const gone = (p) => this.snap?.over || (p.acted && p.until <= now);
+    if (held || !this.penalties.some(gone)) return;
+    this.penalties = this.penalties.filter((p) => !gone(p));
+    this.draw();
   }
 
   // -- acting ------------------------------------------------------------------------
@@ -464,10 +598,44 @@ class TablePage {
       const attempt = this.mod.attempt?.(card, Boolean(this.snap.required), this.view());
       if (!attempt) {
         toast(t('No legal action uses {card} now.', { card: this.mod.cardName(card) }));
-      } else if (!this.mod.penalty || await confirmAttempt(this.mod.penalty(), this.mod.cardName(card))) {
+      } else if (!this.mod.penalty) {
         this.act(attempt);  // the server judges it and gives its reason
+      } else {
+        // the server stops this seat's timer while the person decides: no time lost
+        const timed = (this.snap.deadlines || []).some((d) => this.isMine(d));
+        this.openGuard(attempt);
+        const yes = await confirmAttempt(this.mod.penalty(), this.mod.cardName(card), timed);
+        this.closeGuard(yes);
+        if (yes) this.act(attempt);
       }
     }
+    this.draw();
+  }
+
+  /** The misclick question opens; on this seat's move the server holds its move timer. */
+  openGuard(action) {
+    if (!this.snap.required) return;  // out of turn no move timer of ours runs
+    this.guardOpened = performance.now();
+    this.conn.guard(action);
+    this.draw();
+  }
+
+  /** The question closed: `sent` when the attempt follows (it closes the guard itself). */
+  closeGuard(sent) {
+    if (this.guardOpened === null) return;
+    this.frozenMs = this.frozenSeconds() * 1000;
+    this.guardOpened = null;
+    if (!sent) this.conn.guard(null);
+    this.draw();
+  }
+
+  ready() {
+    if (!this.conn.ready()) toast(t('Not connected — reconnecting…'));
+  }
+
+  answerOffer(yes) {
+    if (yes && !this.conn.pace(this.offer)) { toast(t('Not connected — reconnecting…')); return; }
+    this.offer = null;
     this.draw();
   }
 
@@ -477,6 +645,10 @@ class TablePage {
     if (b.dataset.act) this.act(b.dataset.act);
     else if (b.dataset.card) this.clickCard(b.dataset.card);
     else if (b.id === 'clear-sel') { this.selected.clear(); this.draw(); }
+    else if (b.id === 'ready-btn') this.ready();
+    else if (b.id === 'pass-btn') this.conn.pass();
+    else if (b.dataset.offer) this.answerOffer(b.dataset.offer === 'yes');
+    else if (b.dataset.rule) showRules(this.info.game, +b.dataset.rule);
   }
 
   onChange(e) {
@@ -490,6 +662,12 @@ class TablePage {
   onKey(e) {
     if (!this.snap || e.target.matches('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
     if (document.querySelector('dialog[open]')) return;
+    // "I'm ready" by key: R anywhere, Enter unless a button or link has the focus
+    if (this.mustReady() && (e.key === 'r' || e.key === 'R' || (e.key === 'Enter' && !e.target.matches('button, a')))) {
+      e.preventDefault();
+      this.ready();
+      return;
+    }
     const main = this.candidates().filter((a) => !this.standing(a));
     if (/^[0-9]$/.test(e.key)) {
       const pick = main[(+e.key + 9) % 10];
@@ -505,10 +683,13 @@ class TablePage {
   }
 }
 
-/** Ask before an attempt that costs cards when it is wrong; true to go ahead. */
-function confirmAttempt(warning, card) {
+/** Ask before an attempt that costs cards when it is wrong; true to go ahead. `timed`: say
+ * that the person's move timer stands still meanwhile. */
+function confirmAttempt(warning, card, timed) {
   const dlg = $('#confirm');
   $('#confirm-text').textContent = `${card}: ${warning}`;
+  $('#confirm-note').textContent = t('Your move timer stands still while you decide (up to 15 s).');
+  $('#confirm-note').hidden = !timed;
   $('#confirm-yes').textContent = t('Try it anyway');
   $('#confirm-no').textContent = t('Cancel');
   return new Promise((resolve) => {

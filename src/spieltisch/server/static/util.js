@@ -42,6 +42,12 @@ export function toast(text) {
   toastTimer = setTimeout(() => { box.hidden = true; }, 6000);
 }
 
+/** Say `text` to screen readers, politely (after what they are reading now). */
+export function announce(text) {
+  const box = $('#announce');
+  if (box) box.textContent = text;
+}
+
 /** Settings kept in the browser (localStorage), JSON-encoded; missing → `fallback`. */
 export const stored = {
   get(key, fallback = null) {

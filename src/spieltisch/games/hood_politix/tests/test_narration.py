@@ -147,11 +147,14 @@ def test_reasons_in_the_readers_language():
     game = s.game
     late = s.judge(B, game.action_from_json("play P9"))
     assert late.verdict is Verdict.FAULTY and late.reason == "out of turn: seat 0 is to act"
-    assert translate_reason(game, late, "de") == "nicht dran: Platz 0 ist am Zug"
-    assert translate_reason(game, late, "nl") == "niet aan de beurt: plaats 0 is aan zet"
+    # a seat reads as its player's name, or 1-based without names
+    assert translate_reason(game, late, "de") == "nicht dran: Platz 1 ist am Zug"
+    assert translate_reason(game, late, "nl", ["Ada", "Ben"]) == \
+        "niet aan de beurt: Ada is aan zet"
     wrong = s.judge(A, game.action_from_json("play YDU"))
     assert wrong.reason == "YDU does not match P9 (colour P)"
-    assert translate_reason(game, wrong, "de") == "YDU passt nicht auf P9 (Farbe P)"
+    assert translate_reason(game, wrong, "de") == \
+        "Gelb Deuce passt nicht auf Lila 9 (Farbe Lila)"
     assert by_kind(act(s, A, "play YDU"), "fault").public["why"] == "no_match"
     with pytest.raises(IllegalAction) as refused:
         game.action_from_json("play Z9")

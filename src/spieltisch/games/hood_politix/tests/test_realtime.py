@@ -108,11 +108,13 @@ def test_human_input_is_judged():
     assert verdict.verdict is Verdict.FAULTY  # seat 2 did nothing wrong: a false accusation
     penalty = told(table, 0, "accuse 2 mic-drop")
     said = typed("accuse 2 mic-drop")
-    assert said == [f"Fault: {verdict.reason}", *penalty] and len(penalty) == 2
+    # the reason in words: the accused by name, the fault as the table says it
+    assert said == ["Fault: Judas! Ben has not committed a missed Mic Drop", *penalty]
+    assert len(penalty) == 2
     assert table.replay.actions[-1] == (0, "accuse 2 mic-drop")
     moves = len(table.replay.actions)
     assert "G1" not in st.view(0)["hand"]
-    assert typed("play G1") == ["Not legal now: you do not hold G1"]  # nothing is applied
+    assert typed("play G1") == ["Not legal now: you do not hold Green 1"]  # nothing applied
     assert len(table.replay.actions) == moves
     examples = ", ".join(f"'{game.action_to_json(a)}'" for a in st.legal_actions(0)[:3])
     assert typed("help") == [

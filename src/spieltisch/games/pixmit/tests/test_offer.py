@@ -123,5 +123,5 @@ def test_text_forms():
     with pytest.raises(IllegalAction, match="'target 1', then 'offer 07'"):
         space.from_text("offer 1 07")
     for bad in ("target 4", "target", "target 1 2"):
-        with pytest.raises(IllegalAction, match="names one seat 0..3"):
+        with pytest.raises(IllegalAction, match="takes one number from 0 to 3"):
             space.from_text(bad)

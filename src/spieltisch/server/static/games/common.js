@@ -2,7 +2,8 @@
 //
 // A game module (games/<game>.js) exports a default object; every member but `card`,
 // `cardName` and `hand` is optional (games/generic.js shows the defaults):
-//   title                  the game's name (a proper name, never translated)
+//   title                  the game's name, a fallback only: pages head with the lobby's title
+//                          (`gameTitle` in games.js), so a game has one name everywhere
 //   card(code)             a card face as HTML (symbol and words: never colour alone)
 //   cardName(code)         the card in words (accessible names, selections)
 //   hand(view)             the codes of the player's cards
@@ -16,6 +17,12 @@
 //   attempt(card, required, view)  the action to try for a card no legal action uses
 //   penalty()              the warning before such an attempt, where it costs cards
 //   handLabel()            the heading over the hand
+//   penalties(events, ctx) the penalties among an update's events: [{seat, text, section}]
+//                          ("+2 — too slow: 3 s"; `section`: the guide's `##` section on it;
+//                          `ctx.seconds(rule)` a rule's seconds at this table, `ctx.options`)
+//   clockLabel(d, view)    what a running clock (a deadline) is for: "Move timer", "Doubt window"
+//   clockOnCentre(d, view) true when a seat-less clock is the table's though the game waits
+//                          for a seat (a pause); else it is that seat's move timer
 
 import { t, tn } from '../i18n.js';
 import { esc } from '../util.js';

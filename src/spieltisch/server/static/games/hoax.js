@@ -101,8 +101,19 @@ export function declaration(text, player, ctx) {
 
 const bySeat = (types, ctx) => Object.entries(types).map(([s, c]) => `${who(ctx, +s)} (${chipWord(c)})`).join(', ');
 
+/** The reaction windows' names, by the phase they close. */
+const WINDOWS = {
+  doubt: () => t('Doubt window'),
+  protect: () => t('Protection window'),
+  illegal: () => t('Window to declare it illegal'),
+  fine: () => t('Fine window'),
+  forgive: () => t('Forgiveness window'),
+  vote: () => t('Vote'),
+};
+
 export default {
   title: 'HOAX',
+  clockLabel: (d, v) => (WINDOWS[v?.phase] ? WINDOWS[v.phase]() : t('Move timer')),
   card,
   cardName: identityName,
   hand: (v) => (v.identity ? [v.identity] : []),

@@ -101,8 +101,68 @@ const FAULT_NOTES = {
   timeout: (p) => t('{player} is taking too long and may be accused.', { player: p }),
 };
 
+// -- penalties: which events cost cards, in words, and the guide's section on each --------
+/** The guide's sections (`##` headings, the same order in every language). */
+const GUIDE = { turn: 1, outOfTurn: 3, faults: 4 };
+
+/** Why a fault event's attempt was wrong (its `why`) → the badge's words and rule. */
+const FAULTS = {
+  no_match: [(n) => t('+{n} — card does not match', { n }), GUIDE.faults],
+  wrong_answer: [(n) => t('+{n} — not an answer allowed here', { n }), GUIDE.faults],
+  out_of_turn: [(n) => t('+{n} — out of turn', { n }), GUIDE.faults],
+  playable: [(n) => t('+{n} — drew with a playable card', { n }), GUIDE.faults],
+  nothing_to_accept: [(n) => t('+{n} — nothing to accept', { n }), GUIDE.faults],
+  too_late: [(n) => t('+{n} — wrong throw-in', { n }), GUIDE.outOfTurn],
+  not_a_number: [(n) => t('+{n} — wrong throw-in', { n }), GUIDE.outOfTurn],
+  false_accusation: [(n) => t('+{n} — false accusation', { n }), GUIDE.outOfTurn],
+};
+
+/** A penalty draw's `reason` (other than a fault) → its words (`secs`: the rule's seconds
+ * at this table, null without a move timer) and its rule. */
+const DRAWS = {
+  timeout: [(n, secs) => (secs === null ? t('+{n} — too slow', { n }) : t('+{n} — too slow: {seconds} s', { n, seconds: secs })), GUIDE.turn],
+  'mic-check': [(n) => t('+{n} — missed Mic Check', { n }), GUIDE.outOfTurn],
+  'mic-drop': [(n) => t('+{n} — missed Mic Drop', { n }), GUIDE.outOfTurn],
+  respekt: [(n) => t('+{n} — Respekt not released in time', { n }), GUIDE.outOfTurn],
+};
+
+/** The penalties among an action's events: a fault's draw (the fault event says why) and
+ * the draws of a valid accusation or an ended Respekt. `ctx.seconds(rule)` gives a rule's
+ * seconds at this table. */
+function penalties(events, ctx) {
+  const out = [];
+  const why = {};  // seat → why its last attempt was a fault
+  for (const e of events) {
+    if (e.kind === 'fault') why[e.seat] = e.why;
+    if (e.kind !== 'draw' || !(e.count > 0)) continue;
+    let found = null;
+    if (e.reason === 'fault') {
+      found = FAULTS[why[e.seat]] || [(n) => t('+{n} — a fault', { n }), GUIDE.faults];
+    } else if (DRAWS[e.reason]) {
+      found = DRAWS[e.reason];
+    }
+    if (found) {
+      const secs = ctx.seconds(ctx.options?.move_seconds ?? 3);
+      out.push({ seat: e.seat, text: found[0](e.count, secs), section: found[1] });
+    }
+  }
+  return out;
+}
+
+/** What a running clock is for: a pause, the Mic Drop window, else the 3-second rule. */
+function clockLabel(d, v) {
+  if (v?.pause?.kind === 'politix') return t('Politix pause');
+  if (v?.pause) return t('Respekt pause');
+  if (v?.phase === 'mic_drop_window') return t('Mic Drop window');
+  return t('Move timer');
+}
+
 export default {
   title: 'Hood Politix',
+  penalties,
+  clockLabel,
+  // a pause's clock is the table's, though the game waits for the player who ends it
+  clockOnCentre: (d, v) => Boolean(v?.pause),
   card,
   cardName,
   hand: (v) => v.hand || [],
