@@ -87,3 +87,12 @@ def test_realtime_and_hoax_pace(tmp_path: Path) -> None:
                     "--json", str(pace))
     (level,) = json.loads(pace.read_text())
     assert level["level"] == "medium" and len(level["turns"]) == 2
+
+
+def test_hard_level_decision_times(tmp_path: Path) -> None:
+    figures = tmp_path / "levels.json"
+    printed = bench("bot_levels.py", "--level", "hard", "--seconds", "1", "--game", "hockey",
+                    "--json", str(figures))
+    assert printed.startswith("hockey        2p hard:")
+    (row,) = json.loads(figures.read_text())
+    assert row["game"] == "hockey" and row["level"] == "hard" and row["act"] >= 1

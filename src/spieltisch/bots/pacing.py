@@ -62,12 +62,12 @@ class Tempo:
 #: never quicker than a person's lag credit (0.4 s), and no bot plays its turn within
 #: 1.1 s of the card before it.
 TEMPI: dict[Level, Tempo] = {
-    Level.EASY: Tempo(act=Delay(1.4, 1.8, 2.6), react=Delay(1.2, 1.6, 2.5),
-                      glance=Delay(0.6, 0.8, 1.2)),
-    Level.MEDIUM: Tempo(act=Delay(1.2, 1.5, 2.2), react=Delay(0.8, 1.1, 1.8),
-                        glance=Delay(0.5, 0.7, 1.0)),
-    Level.HARD: Tempo(act=Delay(1.1, 1.3, 1.8), react=Delay(0.6, 0.8, 1.2),
-                      glance=Delay(0.45, 0.6, 0.9)),
+    Level.EASY: Tempo(act=Delay(1.4, 1.8, 2.6), react=Delay(1.0, 1.4, 2.2),
+                      glance=Delay(0.5, 0.7, 1.0)),
+    Level.MEDIUM: Tempo(act=Delay(1.2, 1.5, 2.2), react=Delay(0.7, 0.9, 1.4),
+                        glance=Delay(0.4, 0.5, 0.8)),
+    Level.HARD: Tempo(act=Delay(1.1, 1.3, 1.8), react=Delay(0.55, 0.75, 1.1),
+                      glance=Delay(0.4, 0.5, 0.7)),
 }
 #: A bot given by spec rather than level ("ismcts:200"), and a substitute for a person
 #: who left, answers at the medium level's pace.

@@ -27,7 +27,7 @@ def serve(
     time_scale: Annotated[float, typer.Option(
         help="multiplies the games' deadlines (1 = the rules' times)")] = 1.0,
     bot_timing: Annotated[float, typer.Option(
-        help="how fast bots answer: 1 = a person's pace for their level (0.45-2.6 s), "
+        help="how fast bots answer: 1 = a person's pace for their level (0.4-2.6 s), "
              "0 = at once, 0.5 = twice as fast", min=0.0)] = 1.0,
     move_clock: Annotated[float, typer.Option(
         help="seconds per move in games without deadlines of their own; when they pass, "

@@ -36,7 +36,7 @@ class ServerConfig:
     #: 0 = no clock. Multiplied by ``time_scale`` like the engine's deadlines.
     move_clock: float = 0.0
     #: How fast bots answer: 1 = a person's pace, per level (``bots.pacing.TEMPI``: a bot's
-    #: move shows 0.45-2.6 s after the change it answers), 0 = as soon as it has decided
+    #: move shows 0.4-2.6 s after the change it answers), 0 = as soon as it has decided
     #: (tests), values between scale the delays.
     bot_timing: float = 0.0
     #: Seconds per move that a person's misclick guard may hold their move timer.
