@@ -80,6 +80,9 @@ def test_a_first_table_waits_for_the_person_then_shows_the_penalty(
     code = page.url.rsplit("/", 1)[1]
     assert page.locator("#pace").inner_text() == "Pace: Relaxed (3× the time)"
     assert page.locator("#ready-btn").is_visible()
+    # the tab says the table waits for her, in its title and with a dot on its icon
+    assert page.title() == f"▶ I'm ready · spieltisch — table {page.url.rsplit('/', 1)[1]}"
+    assert "circle" in (page.locator('link[rel="icon"]').get_attribute("href") or "")
     assert violations(page) == []
     hand, before = hand_size(page), applied(page)
     # a whole minute without pressing it: no clock, no bot moves, no penalty
@@ -99,6 +102,7 @@ def test_a_first_table_waits_for_the_person_then_shows_the_penalty(
     badge = page.locator(".hand .penalty").first
     assert re.fullmatch(r"⚠ \+2 — too slow: 9 s\s*Rule", badge.inner_text()), badge.inner_text()
     assert "+2 — too slow: 9 s" in page.locator(".seat.me .penalty").first.inner_text()
+    assert re.match(r"▶ (Your move|I'm ready) · spieltisch — table ", page.title())
     page.screenshot(path=str(artifacts / "hood_politix-penalty.png"), full_page=True)
     badge.locator(".rule-link").click()
     page.wait_for_selector("#rules-body .marked")

@@ -80,6 +80,8 @@ class TablePage {
   leave() {
     clearInterval(this.timer);
     this.conn?.close();
+    const icon = document.querySelector('link[rel="icon"]');
+    if (icon?.dataset.plain) icon.href = icon.dataset.plain;  // no mark outside a table
     $('#app').onclick = null;
     $('#app').onchange = null;
     delete window.spieltisch;
@@ -311,7 +313,25 @@ class TablePage {
   }
 
   // -- drawing -------------------------------------------------------------------------
+  /** The tab tells when the table waits for you (your move, or "I'm ready"): a mark
+   * before its title and on its icon, so a player in another tab sees it. */
+  cueTab() {
+    const base = t('spieltisch — table {code}', { code: this.code });
+    const due = (Boolean(this.snap?.required) && !this.snap?.over) || this.mustReady();
+    const title = due ? `▶ ${t(this.mustReady() ? "I'm ready" : 'Your move')} · ${base}` : base;
+    if (document.title !== title) document.title = title;
+    const icon = document.querySelector('link[rel="icon"]');
+    if (icon) {
+      icon.dataset.plain ??= icon.href;
+      // the same icon with a red dot in its corner while you are due
+      const dot = "%3Ccircle cx='52' cy='12' r='11' fill='%23d11' stroke='%23fff' stroke-width='3'/%3E%3C/svg%3E";
+      const href = due ? icon.dataset.plain.replace(/%3C\/svg%3E$/, dot) : icon.dataset.plain;
+      if (icon.href !== href) icon.href = href;
+    }
+  }
+
   draw() {
+    this.cueTab();
     const app = $('#app');
     const m = this.snap;
     const over = Boolean(m?.over);
