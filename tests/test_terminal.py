@@ -56,7 +56,7 @@ class Keyboard:
 
 def play(monkeypatch: pytest.MonkeyPatch, name: str, seed: int,
          answer: Callable[[Keyboard, str], str | None], save: Path | None = None,
-         players: int | None = None) -> tuple[str, Keyboard]:
+         players: int | None = None, lang: str = "en") -> tuple[str, Keyboard]:
     """Play ``name`` in seat 0 against random bots; the screen's text and the keyboard."""
     screen = io.StringIO()
     keyboard = Keyboard(screen, answer)
@@ -70,7 +70,7 @@ def play(monkeypatch: pytest.MonkeyPatch, name: str, seed: int,
     monkeypatch.setattr("builtins.input", keyboard)
     game = get_spec(name).configure(players)
     console = Console(file=screen, width=200, color_system=None)
-    terminal.play_terminal(game, 0, "random", seed, save, console)
+    terminal.play_terminal(game, 0, "random", seed, save, console, lang=lang)
     return screen.getvalue(), keyboard
 
 
@@ -204,20 +204,7 @@ def test_bad_answers_in_german(monkeypatch, tmp_path):
                                                         if a not in legal)))
         return reply
 
-    screen = io.StringIO()
-    keyboard = Keyboard(screen, answer)
-    ask = terminal.HumanBot._ask
-
-    def watched(bot: terminal.HumanBot, obs: Observation, optional: bool) -> int | None:
-        keyboard.obs, keyboard.optional = obs, optional
-        return ask(bot, obs, optional)
-
-    monkeypatch.setattr(terminal.HumanBot, "_ask", watched)
-    monkeypatch.setattr("builtins.input", keyboard)
-    console = Console(file=screen, width=200, color_system=None)
-    terminal.play_terminal(get_spec("hockey").configure(2), 0, "random", 1, None, console,
-                           lang="de")
-    text = screen.getvalue()
+    text, _ = play(monkeypatch, "hockey", 1, answer, players=2, lang="de")
     assert "Nicht verstanden: unbekannte Karte 'xyz' (Karten schreibt man so: 10H, JS, AC)" \
         in text
     refused = next(line for line in text.splitlines() if line.startswith("Jetzt nicht"))

@@ -134,10 +134,11 @@ def seats_arg(seats: Sequence[int]) -> Told:
                 lambda ctx: ", ".join(ctx.name(s) for s in group))
 
 
-def word_arg(text: str) -> Told:
+def word_arg(text: str, raw: str | None = None) -> Told:
     """A word of the rules in a reason (a phase, a pause, a fault), marked ``N_`` where
-    it is defined and translated for the reader from the game's catalog."""
-    return Told(text, lambda ctx: ctx.tr.gettext(text))
+    it is defined and translated for the reader from the game's catalog; ``raw`` (default
+    ``text``) is what the engine's English says (a phase's view name)."""
+    return Told(text if raw is None else raw, lambda ctx: ctx.tr.gettext(text))
 
 
 def action_arg(game: Game, action: int, raw: str | None = None) -> Told:

@@ -43,6 +43,7 @@ from ...core.game import (
     illegal,
     ranks_from_scores,
     seat_arg,
+    word_arg,
 )
 from ...core.observation import Observer
 from ...core.phases import PhaseTable, Rule, Who
@@ -126,8 +127,7 @@ _STEP_WORDS: dict[Phase, str] = {
 
 def _step_arg(phase: Phase) -> Told:
     """A phase in a reason: its view name (``doubt``) to the engine, words to the reader."""
-    word = _STEP_WORDS[phase]
-    return Told(PHASE_NAMES[phase], lambda ctx: ctx.tr.gettext(word))
+    return word_arg(_STEP_WORDS[phase], PHASE_NAMES[phase])
 
 
 def _identity_arg(name: str) -> Told:

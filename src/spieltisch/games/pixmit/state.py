@@ -31,6 +31,7 @@ from ...core.game import (
     ranks_from_scores,
     seat_arg,
     seats_arg,
+    word_arg,
 )
 from ...core.phases import PhaseTable, Rule, Who
 from ...i18n import N_
@@ -87,8 +88,7 @@ _PHASE_WORDS: dict[Phase, str] = {
 
 def _phase_arg(phase: Phase) -> Told:
     """A phase in a reason: its label (``claim``) to the engine, words to the reader."""
-    word = _PHASE_WORDS[phase]
-    return Told(phase.label, lambda ctx: ctx.tr.gettext(word))
+    return word_arg(_PHASE_WORDS[phase], phase.label)
 
 
 class PixmitState(State["PixmitGame"]):
