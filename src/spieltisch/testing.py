@@ -27,8 +27,8 @@ from .narration import Narrator, board, context, describe, narrate
 S = TypeVar("S", bound=State)
 
 __all__ = [
-    "LANGS", "NAMES", "RAW", "act", "assert_clean", "edited", "legal_texts", "load",
-    "play", "raw_pattern", "sweep", "told",
+    "LANGS", "NAMES", "RAW", "act", "assert_clean", "edited", "finished", "legal_texts",
+    "load", "play", "raw_pattern", "sweep", "told",
 ]
 
 #: Names the narration tests give the seats.
@@ -55,6 +55,23 @@ def play(state: State, moves: Iterable[tuple[int, str]]) -> list[Event]:
     for seat, text in moves:
         events += act(state, seat, text)
     return events
+
+
+def finished(name: str, players: int, seed: int) -> tuple[State, list[Event]]:
+    """A game of random bots (seeded from ``seed``) played to its end, the clock's
+    deadlines included, and every event of it, the opening's first: the material of a
+    score sheet (``core.scoresheet.sheet_of``)."""
+    from .bots import make_bot
+    from .core.registry import new_game
+    from .runner import step
+
+    state = new_game(name, players, seed=seed)
+    bots = [make_bot(state.game, "random", s, seed * 10 + s) for s in range(players)]
+    rng = random.Random(seed)
+    events: list[Event] = list(state.opening)
+    while not state.is_over():
+        step(state, bots, rng, lambda _seat, _action, got: events.extend(got))
+    return state, events
 
 
 # -- positions --------------------------------------------------------------------------

@@ -65,6 +65,21 @@ def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackS
 
 
 @pytest.fixture(scope="package")
+def still_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackServer]:
+    """Long clocks (x100) and bots that think for minutes: after a person's move nothing
+    else moves while a test looks at the page."""
+    pytest.importorskip("uvicorn")
+    db = tmp_path_factory.mktemp("browser-still") / "server.sqlite3"
+    from spieltisch.server import ServerConfig
+    from spieltisch.server.loopback import LoopbackServer
+
+    config = ServerConfig(db_url=f"sqlite:///{db}", time_scale=100.0, grace_seconds=600.0,
+                          bot_timing=200.0, **NO_ADDRESS_LIMITS)
+    with LoopbackServer(config, timeout=30.0) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     path = chromium_path()
     if path is None:

@@ -32,9 +32,12 @@ RAW_CARDS = {
 }
 
 
-def new_page(browser: Any, lang: str = "en", width: int = 1100, height: int = 900) -> Any:
-    """A fresh browser context (its own localStorage) whose Accept-Language is ``lang``."""
-    ctx = browser.new_context(viewport={"width": width, "height": height}, locale=lang)
+def new_page(browser: Any, lang: str = "en", width: int = 1100, height: int = 900,
+             **context: Any) -> Any:
+    """A fresh browser context (its own localStorage) whose Accept-Language is ``lang``;
+    ``context``: more of its options (``reduced_motion="reduce"``)."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale=lang,
+                              **context)
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     return page

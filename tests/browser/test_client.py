@@ -121,7 +121,11 @@ def test_president_two_people_rules_reload_and_a_spectator(server: LoopbackServe
     wait_started(c)
     view = snapshot(c)["view"]
     assert "hand" not in view and "hands" not in view
-    assert c.locator("section.hand").count() == 0 and c.locator("[data-card]").count() == 0
+    assert c.locator("section.hand").count() == 0 and c.locator(".cardbtn").count() == 0
+    # the only faces a spectator sees lie on the table: the pile's top (one look at the page)
+    top, shown = c.evaluate("""() => [window.spieltisch.snapshot().view.pile.top,
+        [...document.querySelectorAll('[data-card]')].map((e) => e.dataset.card)]""")
+    assert sorted(shown) == sorted(top) and not c.locator(".handcards").count()
     assert c.locator("#role").inner_text() == "watching"
     assert len(log_lines(c)) > 0
     for p in (a, b, c):

@@ -31,6 +31,7 @@ from .helpers import (
     create_table,
     has_view,
     join,
+    play_scripted,
     wait_until_serving,
 )
 from .test_crash import SERVING
@@ -65,6 +66,8 @@ class Node:
 
     def __init__(self, args: list[str], log: Path) -> None:
         self.log = log
+        #: Where this run's lines begin: a node started again appends to the same log.
+        self.offset = log.stat().st_size if log.exists() else 0
         with log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "spieltisch.cli.main", "serve", "--port", "0", *args],
@@ -74,7 +77,8 @@ class Node:
 
     def wait(self) -> None:
         give_up = time.monotonic() + TIMEOUT
-        while (found := SERVING.search(self.log.read_text(errors="replace"))) is None:
+        while (found := SERVING.search(self.log.read_bytes()[self.offset:].decode(
+                errors="replace"))) is None:
             assert self.proc.poll() is None, self.log.read_text()
             assert time.monotonic() < give_up, self.log.read_text()
             time.sleep(0.05)
@@ -468,6 +472,48 @@ def test_sigterm_drains_tables_to_the_other_nodes(cluster: Cluster) -> None:  # 
     assert owners[0] == cluster.nodes.index(b) and owners[-1] != owners[0], owners
     assert "handed 1 tables" in b.log.read_text()
     check_log(replay_of(c.base, code), players)
+
+
+def test_a_rematch_is_agreed_at_the_owner_across_nodes(cluster: Cluster) -> None:
+    """Two people relayed by the two other nodes finish a table: its owner keeps the
+    lease while the rematch offer is open, so both answers reach the one offer there; the
+    rematch starts on the owner, seats rotated, and its seats play through any node."""
+    a, b, c = cluster.alive(3)
+    code = create_table(a.base, "pixmit", ["human", "human", "bot:easy"], 3)["code"]
+    owner = cluster.owner(code)
+    bea, cem = join(b.base, code, "Bea"), join(c.base, code, "Cem")
+
+    def rematch(m: dict[str, Any]) -> bool:
+        return m["type"] == "rematch"
+
+    async def go() -> dict[str, Any]:
+        pb = await Client.open(b.ws, code, bea["token"])  # relayed by b
+        pc = await Client.open(c.ws, code, cem["token"])  # relayed by c
+        ends = await asyncio.gather(play_scripted(pb, 1, react_p=0),
+                                    play_scripted(pc, 2, react_p=0))
+        assert all(end["over"] and end["rematch"]["waiting"] == [0, 1] for end in ends)
+        assert cluster.owner(code) == owner  # kept while the offer is open
+        await pb.send({"type": "rematch"})
+        assert [(await x.until(rematch))["accepted"] for x in (pb, pc)] == [[0, 2], [0, 2]]
+        await pc.send({"type": "rematch"})
+        started = [await x.until(rematch) for x in (pb, pc)]
+        new = started[0]["code"]
+        assert [(m["status"], m["seat"]) for m in started] == [("started", 1), ("started", 2)]
+        assert cluster.owner(new) == owner
+        for x in (pb, pc):
+            await x.close()
+        nb = await Client.open(c.ws, new, started[0]["token"])  # now relayed the other way
+        nc = await Client.open(b.ws, new, started[1]["token"])
+        assert [(await x.until(has_view))["seat"] for x in (nb, nc)] == [1, 2]
+        for x in (nb, nc):
+            await x.close()
+        return started[0]
+
+    started = asyncio.run(asyncio.wait_for(go(), TIMEOUT))
+    status = httpx.get(f"{c.base}/api/tables/{started['code']}", timeout=TIMEOUT).json()
+    assert status["names"][1:] == ["Bea", "Cem"] and status["rematch_of"] == code
+    assert httpx.get(f"{b.base}/api/tables/{code}", timeout=TIMEOUT).json()["rematch"] == \
+        started["code"]
 
 
 def test_a_burst_of_creates_waits_for_redis_instead_of_failing(cluster: Cluster) -> None:

@@ -122,16 +122,28 @@ def games() -> None:
 def rules(
     game: GameArg,
     guide: Annotated[bool, typer.Option(
-        "--guide", help="the short how-to-play guide instead of the full rules")] = False,
+        "--guide", help="the short how-to-play guide instead of the implementer's rules")]
+    = False,
+    full: Annotated[bool, typer.Option(
+        "--full", help="the full rules as a player reads them (every rule and option), in "
+                       "your language")] = False,
     lang: LangOpt = None,
 ) -> None:
-    """Print a game's full rules (English, every decision taken) or, with --guide,
-    a short how-to-play guide in your language."""
-    from ..guides import guide_text, rules_text
+    """Print a game's implementer's rules (English, every decision taken), with --full
+    the full rules for players, or with --guide a short how-to-play guide; both in your
+    language."""
+    from ..guides import full_rules_text, guide_text, rules_text
 
+    if guide and full:
+        fail("choose one of --guide and --full")
     language = pick_language(lang)
     try:
-        text = guide_text(game, language) if guide else rules_text(game)
+        if full:
+            text = full_rules_text(game, language)
+        elif guide:
+            text = guide_text(game, language)
+        else:
+            text = rules_text(game)
     except ConfigError as e:
         fail(str(e))
     say(text)

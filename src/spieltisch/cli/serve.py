@@ -39,6 +39,9 @@ def serve(
     waiting_expiry: Annotated[float, typer.Option(
         help="minutes a waiting table may go without anybody joining before it expires "
              "(0: never)", min=0)] = 30.0,
+    rematch_seconds: Annotated[float, typer.Option(
+        help="seconds a finished game with people at it offers a rematch (0: none)",
+        min=0)] = 600.0,
     http_requests_per_second: Annotated[float, typer.Option(
         help="sustained HTTP requests per second per client address, with a burst of six "
              "times as many (0: no limit)", min=0)] = 20.0,
@@ -87,7 +90,7 @@ def serve(
                           messages_per_second=messages_per_second,
                           message_burst=max(60, int(messages_per_second * 3)),
                           max_tables_per_client=max_tables_per_client,
-                          waiting_expiry=waiting_expiry,
+                          waiting_expiry=waiting_expiry, rematch_seconds=rematch_seconds,
                           http_requests_per_second=http_requests_per_second,
                           http_burst=max(60, int(http_requests_per_second * 6)),
                           joins_per_minute=joins_per_minute,

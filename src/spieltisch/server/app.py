@@ -172,7 +172,8 @@ def stored_info(row: TableRow, lang: str) -> dict[str, Any]:
             "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
                       for s in row.seats],
             "names": names, "winner": names[winner] if isinstance(winner, int) else None,
-            "practice": row.practice, "pace": row.pace}
+            "practice": row.practice, "pace": row.pace, "rematch": row.rematch,
+            "rematch_of": row.rematch_of}
 
 
 def finite(value: Any) -> Any:

@@ -236,7 +236,9 @@ class Cluster:
     async def renew(self) -> None:
         """Renew every lease this node holds; a table whose lease was lost (this node
         stalled past its time to live) is dropped here: another node owns it now."""
-        codes = [c for c in self.lobby.tables if c not in self.adopting]
+        # a finished table keeps its lease while its rematch offer is open
+        codes = [c for c in [*self.lobby.tables, *self.lobby.rematching]
+                 if c not in self.adopting]
         if not codes or self.draining:
             return
         asked = time.monotonic()
@@ -244,7 +246,7 @@ class Cluster:
                                  args=[self.node, self.ttl_ms])
         gone = {k.decode().rsplit(":", 1)[1] for k in lost}
         for code in codes:
-            if code not in self.lobby.tables:  # ended (and released) while renewing
+            if self.lobby.serving(code) is None:  # ended (and released) while renewing
                 continue
             if code in gone:
                 log.warning("cluster: lease of table %s lost; dropping it", code)
@@ -307,8 +309,8 @@ class Cluster:
 
     async def route(self, code: str) -> TableRuntime | str | None:
         """Where table ``code`` lives: this node's runtime, another node's id, or None
-        (no such table, or it is over)."""
-        rt = self.lobby.tables.get(code)
+        (no such table, or it is over and offers no rematch)."""
+        rt = self.lobby.serving(code)
         if rt is not None:
             return rt
         if code in self.adopting:
@@ -325,7 +327,7 @@ class Cluster:
     async def drop(self, code: str) -> None:
         """Stop serving ``code`` here (its lease is gone): its clients reconnect."""
         self.valid_until.pop(code, None)
-        rt = self.lobby.tables.pop(code, None)
+        rt = self.lobby.tables.pop(code, None) or self.lobby.rematching.pop(code, None)
         if rt is not None:
             await rt.close()  # a race window's actions are refused: none was stored
         self._disconnect(code)
@@ -365,6 +367,12 @@ class Cluster:
             if peers:
                 handed[peers[i % len(peers)]].append(code)
             self._disconnect(code)
+        for code in list(self.lobby.rematching):  # finished: the rematch offer ends here
+            rt = self.lobby.rematching.pop(code)
+            await rt.close()
+            with contextlib.suppress(Exception):
+                await self.release(code)
+            self._disconnect(code)
         for peer, moved in handed.items():
             self._send(peer, {"k": "adopt", "codes": moved})
         for cid, remote in list(self.remote.items()):  # clients of tables that ended meanwhile
@@ -397,6 +405,11 @@ class Cluster:
         """``code`` ended (over, expired): out of the shared lobby, its lease given up."""
         await self.redis.hdel(f"{self.prefix}info", code)
         await self.release(code)
+
+    async def unlist(self, code: str) -> None:
+        """``code`` is over but offers a rematch: out of the shared lobby of live tables,
+        its lease kept (its players' connections still come to this node)."""
+        await self.redis.hdel(f"{self.prefix}info", code)
 
     async def listing(self, lang: str) -> list[dict[str, Any]]:
         """The live tables other nodes own, as the lobby lists them in ``lang``."""
@@ -478,7 +491,7 @@ class Cluster:
     def _open(self, head: dict[str, Any]) -> None:
         """A client of another node for a table of this one (its ``hello`` follows)."""
         cid, relay = head["c"], head["from"]
-        rt = self.lobby.tables.get(head["t"])
+        rt = self.lobby.serving(head["t"])
         if rt is None or self.draining or not self.holds(rt.code):
             self._send(relay, {"k": "end", "c": cid, "code": MOVED})
             return

@@ -67,6 +67,10 @@ class ServerConfig:
     #: Minutes a waiting table may go without anybody joining before it expires
     #: (listed as ``expired``, never started); 0 = never.
     waiting_expiry: float = 30.0
+    #: Seconds a finished game with people at it offers a rematch (``server.rematch``):
+    #: meanwhile the table stays in memory (a cluster node keeps its lease); 0 = no
+    #: rematch.
+    rematch_seconds: float = 600.0
     #: HTTP requests per second one client address may make on average, and the burst
     #: above it (a page load fetches some 20 files); 0 = no limit.
     http_requests_per_second: float = 20.0

@@ -14,7 +14,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -24,8 +24,10 @@ from ..core.game import Game, SpieltischError
 from ..core.position import header as position_header
 from ..core.registry import get_spec
 from ..i18n import N_, Translator
+from ..narration import BOT_NAMES
 from .config import ServerConfig
 from .guard import Buckets
+from .rematch import OPEN, RematchOffer, rematch_token, rotated
 from .store import SeatRow, Store, TableRow
 from .table import TableRuntime, hash_token
 from .timing import Pace
@@ -61,6 +63,9 @@ class Lobby:
         self.clock = clock
         self.store = Store(config.resolved_db_url(), config.table_prefix, config.store_threads)
         self.tables: dict[str, TableRuntime] = {}
+        #: Finished tables whose rematch offer is open (``rematch``): they stay here, the
+        #: one runtime of the table (a cluster node keeps their leases), until it closes.
+        self.rematching: dict[str, TableRuntime] = {}
         self._finished: OrderedDict[str, TableRuntime] = OrderedDict()
         self._sweeper: asyncio.Task[None] | None = None
         #: Tables each client address is creating right now (counted against its limit).
@@ -74,15 +79,41 @@ class Lobby:
         self._forgetting: set[asyncio.Task[None]] = set()
 
     def _runtime(self, row: TableRow) -> TableRuntime:
-        return TableRuntime(row, self.store, self.config, on_over=self._evict)
+        rt = TableRuntime(row, self.store, self.config, on_over=self._evict)
+        rt.on_rematch = self.start_rematch
+        rt.on_offer_closed = self._offer_closed
+        return rt
+
+    def serving(self, code: str) -> TableRuntime | None:
+        """The runtime this node serves ``code``'s players with: a live table, or a
+        finished one whose rematch offer is open."""
+        return self.tables.get(code) or self.rematching.get(code)
 
     def _evict(self, rt: TableRuntime) -> None:
         if self.tables.get(rt.code) is rt:
             del self.tables[rt.code]
+            if rt.offer is not None and rt.offer.status == OPEN:
+                # it stays (its lease too) while its rematch offer is open; out of the
+                # shared lobby of live tables at once
+                self.rematching[rt.code] = rt
+                if self.cluster is not None:
+                    self._later(self.cluster.unlist(rt.code))
+                return
             if self.cluster is not None:  # out of the shared lobby, its lease given up
-                task = asyncio.get_running_loop().create_task(self.cluster.forget(rt.code))
-                self._forgetting.add(task)
-                task.add_done_callback(self._forgetting.discard)
+                self._later(self.cluster.forget(rt.code))
+
+    def _offer_closed(self, rt: TableRuntime) -> None:
+        """A finished table's rematch offer closed: the table leaves memory (connections
+        still open keep it until they close), its lease is given up."""
+        if self.rematching.get(rt.code) is rt:
+            del self.rematching[rt.code]
+            if self.cluster is not None:
+                self._later(self.cluster.forget(rt.code))
+
+    def _later(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._forgetting.add(task)
+        task.add_done_callback(self._forgetting.discard)
 
     def _rebuilt(self, row: TableRow) -> TableRuntime:
         """A runtime of ``row`` replayed from its log (blocking: runs in a store thread)."""
@@ -142,7 +173,7 @@ class Lobby:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
-        for rt in list(self.tables.values()):
+        for rt in [*self.tables.values(), *self.rematching.values()]:
             await rt.close()
         self.store.close()
 
@@ -179,7 +210,7 @@ class Lobby:
 
     def _known(self, code: str) -> TableRuntime | None:
         """A live table, or a finished one rebuilt lately."""
-        rt = self.tables.get(code) or self._finished.get(code)
+        rt = self.serving(code) or self._finished.get(code)
         if rt is not None and code in self._finished:
             self._finished.move_to_end(code)
         return rt
@@ -225,7 +256,7 @@ class Lobby:
             rt = await self.store.call(self._load, code)
             if rt is not None:
                 # it may have gone live meanwhile (created, recovered): never two runtimes
-                rt = self.tables.get(code) or rt
+                rt = self.serving(code) or rt
         return None if rt is None else self._keep(rt)
 
     def _insert(self, spec_name: str, game: Game, seed: int, seats: list[SeatRow],
@@ -317,6 +348,12 @@ class Lobby:
             self._creating[owner] -= 1
             if not self._creating[owner]:
                 del self._creating[owner]
+        return await self._serve_new(row)
+
+    async def _serve_new(self, row: TableRow) -> TableRuntime:
+        """Serve the table just stored as ``row`` (this node holds its lease in a
+        cluster): live, started at once when no seat is free (a table of bots, a
+        rematch), and in the shared lobby."""
         rt = self._runtime(row)
         rt.waiting_since = self.clock()
         self.tables[row.code] = rt
@@ -328,6 +365,54 @@ class Lobby:
         if self.cluster is not None:
             await self.cluster.publish_info(rt)
         return rt
+
+    async def start_rematch(self, old: TableRuntime, offer: RematchOffer) -> str:
+        """Store and serve the rematch of the finished table ``old``, once every person
+        accepted ``offer`` (``server.rematch``): the same game, player count, options and
+        pace, a seed drawn here, each seat one place further on, bots of the same level
+        and name, each person's seat taken with the token derived from theirs at ``old``.
+        A practice table's rematch is private to its creator too. The code of the
+        rematch: this one, or one stored before (by another runtime of the table)."""
+        row = old.row
+        n = row.players
+        names = old.names("en")  # a bot's name is the same in every language
+        for _ in range(20):
+            code = new_code()
+            if code in self.tables:
+                continue
+            if self.cluster is not None:  # its lease first: no other node may adopt it
+                if self.cluster.draining:
+                    raise LobbyError("unavailable", DATABASE_DOWN)
+                if not await self.cluster.adopt_new(code):
+                    continue
+            seats = []
+            for s in row.seats:
+                seat = rotated(s.seat, n)
+                if s.kind == "bot":
+                    name = names[s.seat] if names[s.seat] in BOT_NAMES else ""
+                    seats.append(SeatRow(seat, "bot", s.bot, name))
+                else:
+                    token = rematch_token(offer.accepted[s.seat], code)
+                    seats.append(SeatRow(seat, "human", None, s.name, hash_token(token)))
+            seats.sort(key=lambda s: s.seat)
+            new = TableRow(0, code, row.game, n, dict(row.options), secrets.randbits(62),
+                           "waiting", 0.0, owner=row.owner, seats=seats,
+                           practice=row.practice, pace=row.pace, rematch_of=row.code)
+            try:
+                stored = await self.store.call(self.store.create_rematch, row.id, new)
+            except IntegrityError:  # the code is taken: another one
+                stored = None
+            if stored != code and self.cluster is not None:
+                await self.cluster.release(code)
+            if stored is None:
+                continue
+            if stored != code:  # made before, elsewhere: the players go there
+                return stored
+            loaded = await self.store.call(self.store.load_table, code)
+            assert loaded is not None
+            await self._serve_new(loaded)
+            return code
+        raise RuntimeError("no free table code for the rematch after 20 tries")
 
     def _from_position(self, body: dict[str, Any], position: Any) -> dict[str, Any]:
         """The create body with the game, player count and options of ``position`` (a

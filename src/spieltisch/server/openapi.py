@@ -39,8 +39,17 @@ SCHEMA: dict[str, Any] = {
             "summary": "The player guide (how to play) in a language", "parameters": _NAME + _LANG,
             "responses": {"200": _TEXT, "404": _resp(_ERROR, "no such game")}}},
         "/api/games/{name}/rules": {"get": {
-            "summary": "The full rules (English)", "parameters": _NAME,
-            "responses": {"200": _TEXT, "404": _resp(_ERROR, "no such game")}}},
+            "summary": "The rules: the implementer's (English, the default) or, with "
+                       "for=player, the full rules as a player reads them in a language",
+            "description": "for=player: English where the language has none, the short "
+                           "guide where the game has no full rules; Content-Language "
+                           "names the language served. lang is ignored for the "
+                           "implementer's rules.",
+            "parameters": _NAME + _LANG + [
+                {"name": "for", "in": "query", "required": False,
+                 "schema": {"enum": ["implementer", "player"], "default": "implementer"}}],
+            "responses": {"200": _TEXT, "400": _resp(_ERROR, "'for' is neither value"),
+                          "404": _resp(_ERROR, "no such game")}}},
         "/api/i18n/{lang}": {"get": {
             "summary": "The browser client's texts in a language (cacheable, ETag)",
             "parameters": [{"name": "lang", "in": "path", "required": True,
@@ -148,6 +157,10 @@ SCHEMA: dict[str, Any] = {
             "names": {"type": "array", "items": {"type": "string"}},
             "result": {"type": ["object", "null"]},
             "winner": {"type": ["string", "null"], "description": "the winner's name"},
+            "rematch": {"type": ["string", "null"],
+                        "description": "the code of this table's rematch, once it started"},
+            "rematch_of": {"type": ["string", "null"],
+                           "description": "the code of the table this one is a rematch of"},
             "pace": {"enum": ["rules", "relaxed", "untimed"]},
             "not_ready": {"type": "array", "items": {"type": "integer"},
                           "description": "seats whose player has not seen the first deal "

@@ -85,6 +85,13 @@ class TableRow:
     position: dict[str, Any] | None = None
     #: The pace its creator chose (``timing.Pace``: rules, relaxed, untimed).
     pace: str = "rules"
+    #: When the game started and ended (wall clock, seconds): the score sheet's length.
+    started: float | None = None
+    ended: float | None = None
+    #: The code of this table's rematch once it started, and of the table this one is a
+    #: rematch of (``rematch``).
+    rematch: str | None = None
+    rematch_of: str | None = None
 
     def first_state(self, game: Game) -> State:
         """The state before the first action: the position, else the deal from the seed
@@ -94,13 +101,16 @@ class TableRow:
         return game.new_state(seed=self.seed, deck=self.deck)
 
     def setup_json(self) -> str | None:
-        """The ``setup`` column: what a practice table started from, and a pace other
-        than the rule's."""
+        """The ``setup`` column: what a practice table started from, a pace other than
+        the rule's, when the game started and ended, and the rematch codes."""
         setup: dict[str, Any] = {}
         if self.practice:
             setup.update(practice=True, deck=self.deck, position=self.position)
         if self.pace != "rules":
             setup["pace"] = self.pace
+        for key in ("started", "ended", "rematch", "rematch_of"):
+            if getattr(self, key) is not None:
+                setup[key] = getattr(self, key)
         return json.dumps(setup) if setup else None
 
 
@@ -127,7 +137,8 @@ def _schema(prefix: str) -> tuple[MetaData, Table, Table, Table]:
         Column("owner", String(128), nullable=False, default=""),
         Column("result", Text, nullable=True),
         # JSON: {"practice": true, "deck": ..., "position": ...} for practice tables,
-        # {"pace": ...} for a pace other than the rule's; null for neither
+        # {"pace": ...} for a pace other than the rule's, "started" and "ended" (seconds),
+        # "rematch" and "rematch_of" (codes); null for none of them
         Column("setup", Text, nullable=True),
     )
     seats = Table(
@@ -238,17 +249,46 @@ class Store:
                      setup: str | None = None) -> int:
         """Store a new waiting table; ``setup`` is ``TableRow.setup_json()``."""
         with self.engine.begin() as conn:
-            res = conn.execute(insert(self.tables).values(
-                code=code, game=game, players=players, options=json.dumps(options),
-                seed=str(seed), status="waiting", created=time.time(), owner=owner,
-                setup=setup))
-            pk = res.inserted_primary_key
-            assert pk is not None
-            table_id = int(pk[0])
-            conn.execute(insert(self.seats), [
-                {"table_id": table_id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
-                 "name": s.name, "token_hash": s.token_hash} for s in seats])
+            return self._insert_table(conn, code, game, players, options, seed, seats,
+                                      owner, setup)
+
+    def _insert_table(self, conn: Connection, code: str, game: str, players: int,
+                      options: dict[str, Any], seed: int, seats: list[SeatRow], owner: str,
+                      setup: str | None) -> int:
+        res = conn.execute(insert(self.tables).values(
+            code=code, game=game, players=players, options=json.dumps(options),
+            seed=str(seed), status="waiting", created=time.time(), owner=owner,
+            setup=setup))
+        pk = res.inserted_primary_key
+        assert pk is not None
+        table_id = int(pk[0])
+        conn.execute(insert(self.seats), [
+            {"table_id": table_id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
+             "name": s.name, "token_hash": s.token_hash} for s in seats])
         return table_id
+
+    def create_rematch(self, old_id: int, new: TableRow) -> str | None:
+        """Store ``new`` as the rematch of table ``old_id``, in one transaction with the
+        old table's note of it (``rematch`` in its setup), unless that table has a rematch
+        already: the code of the rematch (``new``'s or the earlier one's). None when the
+        old table's setup changed between reading and writing it (try again); a code
+        that is taken raises ``IntegrityError`` and stores nothing."""
+        with self.engine.begin() as conn:
+            current = conn.execute(select(self.tables.c.setup).where(
+                self.tables.c.id == old_id)).scalar_one()
+            setup = json.loads(current) if current else {}
+            if setup.get("rematch"):
+                return str(setup["rematch"])
+            setup["rematch"] = new.code
+            same = self.tables.c.setup.is_(None) if current is None \
+                else self.tables.c.setup == current
+            res = conn.execute(update(self.tables).where(self.tables.c.id == old_id, same)
+                               .values(setup=json.dumps(setup)))
+            if res.rowcount != 1:
+                return None
+            self._insert_table(conn, new.code, new.game, new.players, new.options, new.seed,
+                               new.seats, new.owner, new.setup_json())
+        return new.code
 
     def claim_seat(self, table_id: int, seat: int, name: str, token_hash: str) -> bool:
         """Give a free human seat a token; False if somebody took it first."""
@@ -260,10 +300,16 @@ class Store:
             return res.rowcount == 1
 
     def set_status(self, table_id: int, status: str,
-                   result: dict[str, Any] | None = None) -> None:
+                   result: dict[str, Any] | None = None, setup: str | None = None) -> None:
+        """The table's status and result; its ``setup`` too when given (the start and the
+        end of a game note their time there)."""
+        values: dict[str, Any] = {
+            "status": status, "result": json.dumps(result) if result is not None else None}
+        if setup is not None:
+            values["setup"] = setup
         with self.engine.begin() as conn:
             conn.execute(update(self.tables).where(self.tables.c.id == table_id).values(
-                status=status, result=json.dumps(result) if result is not None else None))
+                **values))
 
     def append_action(self, table_id: int, index: int, seat: int, action: Any,
                       client_id: str | None = None) -> None:
@@ -288,7 +334,8 @@ class Store:
                         r.status, r.created, r.owner or "",
                         json.loads(r.result) if r.result else None, seats,
                         bool(setup.get("practice")), setup.get("deck"), setup.get("position"),
-                        setup.get("pace", "rules"))
+                        setup.get("pace", "rules"), setup.get("started"), setup.get("ended"),
+                        setup.get("rematch"), setup.get("rematch_of"))
 
     def _seats(self, conn: Any, table_id: int) -> list[SeatRow]:
         rows = conn.execute(select(self.seats).where(self.seats.c.table_id == table_id)

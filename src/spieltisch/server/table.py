@@ -24,7 +24,8 @@ import logging
 import random
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Collection, Coroutine
+from collections.abc import Awaitable, Callable, Collection, Coroutine
+from dataclasses import replace
 from typing import Any
 
 from .. import narration
@@ -43,10 +44,12 @@ from ..core.game import (
     translate_reason,
 )
 from ..core.registry import get_spec
+from ..core.scoresheet import ScoreSheet, generic_sheet, history, sheet_of
 from ..i18n import N_, Translator
 from ..replay import Replay
 from ..timers import Key, Timers, key_of
 from .config import ServerConfig
+from .rematch import CLOSED, DECLINED, OPEN, STARTED, RematchOffer, rematch_token, rotated
 from .store import SeatRow, StorageError, Store, TableRow
 from .texts import action_labels, log_lines, seat_names, server_tr
 from .thinking import BotRunner, shared_runner
@@ -241,6 +244,16 @@ class TableRuntime:
         #: In a cluster: whether this node may still write the table's log (its lease
         #: holds); an action met when it may not is refused as a storage failure.
         self.fence: Callable[[], bool] | None = None
+        #: The score sheet of the finished game (``core.scoresheet``), made once.
+        self._sheet: ScoreSheet | None = None
+        #: The rematch this table offers once its game is over (``rematch``), the lobby's
+        #: maker of the new table, and who is told when the offer closes.
+        self.offer: RematchOffer | None = None
+        self.on_rematch: Callable[[TableRuntime, RematchOffer], Awaitable[str]] | None = None
+        self.on_offer_closed: Callable[[TableRuntime], None] | None = None
+        #: Per person seat, the token its connections said ``hello`` with (in memory only):
+        #: the rematch's seat token is derived from it (``rematch_token``).
+        self._tokens: dict[int, str] = {}
         for s in row.seats:
             if s.kind == "bot":
                 self.bots[s.seat] = make_seat_bot(self.game, s.bot or "random", s.seat,
@@ -309,6 +322,8 @@ class TableRuntime:
     async def close(self) -> None:
         if self._timer:
             self._timer.cancel()
+        if self.offer is not None and self.offer.timer is not None:
+            self.offer.timer.cancel()
         for h in [*self.grace.values(), *self._ready_timers.values(),
                   *self._guard_timers.values()]:
             h.cancel()
@@ -331,7 +346,9 @@ class TableRuntime:
         async with self.lock:
             if self.row.status != "waiting" or self.free_seats():
                 return
-            await self.store.call(self.store.set_status, self.row.id, "playing")
+            self.row.started = time.time()
+            await self.store.call(self.store.set_status, self.row.id, "playing", None,
+                                  self.row.setup_json())
             self.state = self.row.first_state(self.game)
             self.row.status = "playing"
             # one encoding per seat and language (spectators share)
@@ -367,6 +384,7 @@ class TableRuntime:
             "winner": names[winner] if isinstance(winner, int) else None,
             "practice": self.row.practice, "pace": self.pace.value,
             "not_ready": self.not_ready(),
+            "rematch": self.row.rematch, "rematch_of": self.row.rematch_of,
         }
 
     def _deadline_json(self) -> list[dict[str, Any]]:
@@ -499,6 +517,8 @@ class TableRuntime:
             "over": st.is_over()}
         if st.is_over():
             part["result"] = st.result().to_json()
+            part["sheet"] = self.sheet_json(ctx)
+            part["rematch"] = self.rematch_json(seat)
         if seat is not None and not st.is_over():
             required = seat in st.to_act()
             legal = st.legal_actions(seat) if required or seat in st.out_of_turn() else []
@@ -581,12 +601,15 @@ class TableRuntime:
         self._after_change(seat)
         if st.is_over():
             result = st.result().to_json()
+            self.row.ended = time.time()
             try:
-                await self.store.call(self.store.set_status, self.row.id, "over", result)
+                await self.store.call(self.store.set_status, self.row.id, "over", result,
+                                      self.row.setup_json())
             except Exception:  # the last action is stored: a restart marks the end
                 log.exception("table %s: storing the end of the game failed", self.code)
             self.row.status = "over"
             self.row.result = result
+            self._open_offer()
         self._arm()  # first: the update tells the timers this action started
         self._broadcast(seat, text, events)
         self._wake.set()
@@ -1304,11 +1327,14 @@ class TableRuntime:
                                                    "not_ready": info["not_ready"]})
                 c.send(per_lang[c.lang])
 
-    async def attach(self, conn: Conn, seat: int | None) -> None:
+    async def attach(self, conn: Conn, seat: int | None, token: str | None = None) -> None:
+        """Bind ``conn`` to ``seat`` (its ``token``) or to nobody (a spectator)."""
         async with self.lock:
             conn.seat = seat
             conn.bound = True
             self.conns.add(conn)
+            if seat is not None and token is not None:
+                self._tokens[seat] = token
             if seat is not None:
                 h = self.grace.pop(seat, None)
                 if h is not None:
@@ -1353,6 +1379,145 @@ class TableRuntime:
                 self._start_grace(seat)
             if conn.bound:
                 self._notify_seats()
+
+    # -- the end: the score sheet and the rematch ---------------------------------------------
+    def score_sheet(self) -> ScoreSheet | None:
+        """The finished game's score sheet (None before the end), from its events replayed
+        once; a game whose sheet cannot be made gets the generic one (logged)."""
+        st = self.state
+        if st is None or not st.is_over():
+            return None
+        if self._sheet is None:
+            try:
+                actions = [(seat, self.game.action_from_json(text)) for seat, text in self.log]
+                final, events = history(self.row.first_state(self.game), actions)
+                self._sheet = sheet_of(final, events, len(self.log))
+            except Exception:  # a game's bug must not take the end of the game away
+                log.exception("table %s: the score sheet of %s failed", self.code,
+                              self.game.name)
+                self._sheet = replace(generic_sheet(st), actions=len(self.log))
+        return self._sheet
+
+    def seconds_played(self) -> float | None:
+        """From the start of the game to its end (None where not recorded)."""
+        if self.row.started is None or self.row.ended is None:
+            return None
+        return max(0.0, self.row.ended - self.row.started)
+
+    def sheet_json(self, ctx: narration.Context) -> dict[str, Any] | None:
+        """The score sheet in the language of ``ctx``, with the game's length."""
+        sheet = self.score_sheet()
+        return None if sheet is None else sheet.to_json(ctx, self.seconds_played())
+
+    def _open_offer(self) -> None:
+        """The game ended: a table with people offers a rematch (bots accept at once) for
+        ``rematch_seconds``, if a lobby can make one. Caller holds the lock."""
+        people = tuple(s.seat for s in self.human_seats())
+        if not people or self.on_rematch is None or self.config.rematch_seconds <= 0:
+            return
+        bots = tuple(s.seat for s in self.row.seats if s.kind == "bot")
+        self.offer = RematchOffer(people, bots)
+        self.offer.timer = asyncio.get_running_loop().call_later(
+            self.config.rematch_seconds, lambda: self._spawn(self._offer_timed_out()))
+
+    async def _offer_timed_out(self) -> None:
+        async with self.lock:
+            if self.offer is not None and self.offer.status == OPEN:
+                self._close_offer(CLOSED)
+
+    def _close_offer(self, status: str) -> None:
+        """The offer ends (``status``): everyone is told, the lobby lets the table go.
+        Caller holds the lock."""
+        offer = self.offer
+        assert offer is not None
+        offer.status = status
+        offer.accepted = {s: "" for s in offer.accepted}  # the tokens are not needed now
+        if offer.timer is not None:
+            offer.timer.cancel()
+            offer.timer = None
+        self._notify_rematch()
+        if self.on_offer_closed is not None:
+            self.on_offer_closed(self)
+
+    def rematch_json(self, seat: int | None) -> dict[str, Any]:
+        """The rematch as ``seat`` (None: a spectator) may know it: its state, who accepted
+        and who has not answered; once it started its table's code and, for a person, the
+        seat and token there (derived from the token the seat said ``hello`` with)."""
+        offer = self.offer
+        if self.row.rematch is not None and (offer is None or offer.status != STARTED):
+            offer = RematchOffer((), (), status=STARTED, code=self.row.rematch)
+        if offer is None:
+            offer = RematchOffer((), (), status=CLOSED)
+        out = offer.json()
+        token = self._tokens.get(seat) if seat is not None else None
+        if seat is not None and token is not None and offer.status == STARTED \
+                and offer.code is not None:
+            out["seat"] = rotated(seat, self.row.players)
+            out["token"] = rematch_token(token, offer.code)
+        return out
+
+    def _notify_rematch(self) -> None:
+        """Every connection hears where the rematch stands (its own seat's token, once
+        it started)."""
+        for c in self.conns:
+            if c.bound:
+                c.send({"type": "rematch", **self.rematch_json(c.seat)})
+
+    async def answer_rematch(self, conn: Conn, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """A person's answer to the rematch offer (``accept``: true, the default, or
+        false); an error for a request that changes nothing. The last acceptance makes
+        the new table (``on_rematch``)."""
+        tr = conn.tr
+        accept = msg.get("accept", True)
+        if not isinstance(accept, bool):
+            return err("malformed", tr.gettext(N_("'accept' must be true or false.")))
+        async with self.lock:
+            seat = conn.seat
+            if seat is None:
+                return err("not_a_seat", tr.gettext(N_("Spectators cannot answer a rematch.")))
+            if self.row.status != "over":
+                return err("not_over", tr.gettext(
+                    N_("A rematch is offered once the game is over.")))
+            offer = self.offer
+            if self.row.rematch is not None:
+                return err("rematch_started", tr.format(
+                    N_("The rematch has started already: table {table}."),
+                    table=self.row.rematch))
+            if offer is not None and offer.status == DECLINED \
+                    and offer.declined_by is not None:
+                return err("rematch_declined", tr.format(
+                    N_("{player} declined the rematch."),
+                    player=self.names(tr.lang)[offer.declined_by]))
+            if offer is None or offer.status != OPEN:
+                return err("rematch_closed", tr.gettext(N_("The rematch offer has closed.")))
+            if not accept:
+                offer.declined_by = seat
+                self._close_offer(DECLINED)
+                return None
+            if seat in offer.accepted:
+                return err("already_accepted", tr.gettext(
+                    N_("You have accepted the rematch already.")))
+            token = self._tokens.get(seat)
+            if token is None:  # every seat's connection said hello with its token
+                return err("bad_token", tr.gettext(
+                    N_("This token holds no seat at this table.")))
+            offer.accepted[seat] = token
+            if offer.waiting():
+                self._notify_rematch()
+                return None
+            assert self.on_rematch is not None
+            try:
+                code = await self.on_rematch(self, offer)
+            except Exception:
+                log.exception("table %s: starting the rematch failed", self.code)
+                del offer.accepted[seat]  # nothing changed: the person may try again
+                self._notify_rematch()
+                return err("unavailable", tr.gettext(N_(
+                    "The rematch could not be set up just now; nothing changed. Try again "
+                    "in a moment.")))
+            self.row.rematch = offer.code = code
+            self._close_offer(STARTED)
+            return None
 
     # -- replay ----------------------------------------------------------------------------------
     def replay(self) -> dict[str, Any]:

@@ -34,14 +34,15 @@ def server_tr(lang: str) -> Translator:
 
 def seat_names(seats: Sequence[SeatRow], lang: str) -> list[str]:
     """Every seat's name: a human's chosen name ("Seat N" in ``lang`` when empty, or not
-    yet joined), a bot's first name from ``BOT_NAMES`` that no human at the table uses."""
-    taken = {s.name.strip().casefold() for s in seats if s.kind == "human" and s.name.strip()}
+    yet joined), a bot's first name from ``BOT_NAMES`` that nobody else at the table has
+    (a bot of a rematch keeps the name it had: the seat's stored name)."""
+    taken = {s.name.strip().casefold() for s in seats if s.name.strip()}
     free = iter(n for n in BOT_NAMES if n.casefold() not in taken)
     nameless = narration.Context(translator(lang, "core"), (), None)  # its "Seat N"
     out = []
     for s in seats:
         if s.kind == "bot":
-            out.append(next(free, None) or nameless.name(s.seat))
+            out.append(s.name.strip() or next(free, None) or nameless.name(s.seat))
         else:
             out.append(s.name.strip() or nameless.name(s.seat))
     return out

@@ -20,9 +20,10 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import narration
-from ..core.game import CLOCK, SpieltischError
+from ..core.game import CLOCK, Event, SpieltischError
 from ..core.registry import get_spec
-from ..guides import guide_text
+from ..core.scoresheet import sheet_of
+from ..guides import guide_text, player_rules
 from ..i18n import LANGUAGES, language_from_accept, translator
 from ..replay import Replay
 from . import texts
@@ -50,11 +51,35 @@ def _spec_or_404(name: str) -> Any:
         return None
 
 
+#: ``GET /api/games/{name}/rules?for=``: whose text of the rules (the default keeps the
+#: route's first meaning, the implementer's ``rules.md``).
+RULES_AUDIENCES = ("implementer", "player")
+
+
 async def game_rules(request: Request) -> Response:
-    """The game's ``rules.md`` as text (markdown)."""
-    spec = _spec_or_404(request.path_params["name"])
+    """``GET /api/games/{name}/rules``: the game's ``rules.md`` (markdown, English), the
+    implementer's rules with every decision taken. With ``?for=player`` the full rules
+    as a player reads them, in the language asked for (``lang``, else
+    ``Accept-Language``; English where that language has none, the short guide where
+    the game has no full rules); ``Content-Language`` names the language served."""
+    name = request.path_params["name"]
+    spec = _spec_or_404(name)
     if spec is None:
-        return _error(404, "no_game", f"no game {request.path_params['name']!r}")
+        return _error(404, "no_game", f"no game {name[:64]!r}")
+    audience = request.query_params.get("for") or "implementer"
+    if audience not in RULES_AUDIENCES:
+        return _error(400, "bad_audience", f"'for' must be player or implementer, not "
+                                           f"{audience[:32]!r}")
+    if audience == "player":
+        lang = request.query_params.get("lang") or \
+            language_from_accept(request.headers.get("accept-language"))
+        try:
+            found = player_rules(spec.name, lang)
+        except SpieltischError as e:
+            return _error(404, "no_rules", str(e))
+        return PlainTextResponse(found.text, media_type="text/markdown; charset=utf-8",
+                                 headers={"vary": "accept-language",
+                                          "content-language": found.lang})
     module = sys.modules[spec.game_class.__module__]
     path = Path(module.__file__ or "").parent / "rules.md"
     if not path.exists():
@@ -134,7 +159,8 @@ def replay_steps(data: dict[str, Any], seat: int | None, full: bool,
                  names: Sequence[str] = (), lang: str = "en") -> dict[str, Any]:
     """Re-apply a replay and give every step as ``seat`` (or the full view) saw it, each
     step's events told in ``lang`` (``log``, as a spectator tells them for the full view)
-    and its action in words (``label``); step 0 is the deal."""
+    and its action in words (``label``); step 0 is the deal. A finished game's score
+    sheet comes too (``sheet``, in ``lang``; a replay does not know the game's minutes)."""
     rep = Replay.from_json(data)
     state = rep.new_state()
     game = state.game
@@ -148,9 +174,11 @@ def replay_steps(data: dict[str, Any], seat: int | None, full: bool,
                                     "events": [], "view": look(),
                                     "log": texts.log_lines(game, -1, state.opening, reader,
                                                            ctx)}]
+    every: list[Event] = list(state.opening)
     for i, (actor, text) in enumerate(rep.actions):
         action = game.action_from_json(text)
         events = state.apply(actor, action)
+        every += events
         evs = [e.full() if full else e.for_seat(seat) for e in events]
         steps.append({"index": i, "seat": None if actor == CLOCK else actor,
                       "action": text, "events": evs, "view": look(),
@@ -161,6 +189,8 @@ def replay_steps(data: dict[str, Any], seat: int | None, full: bool,
             "seats": rep.seats, "names": list(names), "seed": rep.seed,
             "viewer": "full" if full else seat,
             "result": state.result().to_json() if state.is_over() else rep.result,
+            "sheet": sheet_of(state, every, len(rep.actions)).to_json(ctx)
+            if state.is_over() else None,
             "steps": steps}
 
 

@@ -96,7 +96,7 @@ async def dispatch(rt: TableRuntime, conn: Conn, msg: dict[str, Any],
         rt.pong(conn, msg, arrival)
     elif kind == "ready":  # the person pressed "I'm ready" (the clocks wait for it)
         await rt.ready(conn)
-    elif kind in ("pass", "guard", "pace"):
+    elif kind in ("pass", "guard", "pace", "rematch"):
         if not conn.bound:
             conn.send(err("not_joined", tr.gettext(N_("Send 'hello' first."))))
             return
@@ -104,6 +104,8 @@ async def dispatch(rt: TableRuntime, conn: Conn, msg: dict[str, Any],
             reply = await rt.pass_window(conn)
         elif kind == "guard":
             reply = await rt.guard(conn, msg)
+        elif kind == "rematch":  # accept (or decline) the finished table's rematch
+            reply = await rt.answer_rematch(conn, msg)
         else:
             reply = await rt.set_pace(conn, msg)
         if reply is not None:
@@ -122,7 +124,7 @@ async def dispatch(rt: TableRuntime, conn: Conn, msg: dict[str, Any],
             conn.send(err("bad_token",
                           tr.gettext(N_("This token holds no seat at this table."))))
             return
-        await rt.attach(conn, seat)
+        await rt.attach(conn, seat, token)
     elif kind == "action":
         if not conn.bound:
             conn.send(err("not_joined", tr.gettext(N_("Send 'hello' with your seat token "

@@ -73,7 +73,8 @@ function drawSwitcher() {
   if (!box) return;
   box.setAttribute('aria-label', t('Language'));
   box.innerHTML = Object.entries(LANGUAGES).map(([code, name]) => `<button type="button"
-    lang="${code}" data-lang="${code}" aria-pressed="${code === current}">${esc(name)}</button>`).join('');
+    lang="${code}" data-lang="${code}" aria-pressed="${code === current}"><span class="lang-long">${esc(name)}</span>`
+    + `<abbr class="lang-short" title="${esc(name)}">${code.toUpperCase()}</abbr></button>`).join('');
 }
 
 /** Wire the header's switcher: a click switches the page and keeps the choice. */

@@ -4,15 +4,18 @@ import { language, t } from './i18n.js';
 import { PACES, firstPace, paceLabel } from './pace.js';
 import { go } from './router.js';
 import { showRules } from './rules.js';
-import { $, api, esc, keepName, keepSeat, myName, toast } from './util.js';
+import {
+  $, api, esc, keepName, keepSeat, myName, seatOf, toast,
+} from './util.js';
 
 const DEFAULT_BOT = 'bot:medium';
 
-/** Open the lobby. */
-export async function openLobby() {
+/** Open the lobby; `?from=CODE` fills the new table's form like table CODE ("New table"
+ * at the end of a game: the same game, options, pace and seats, you first). */
+export async function openLobby(_params, query) {
   document.title = t('spieltisch — lobby');
   $('#rules-btn').hidden = true;
-  const page = new Lobby();
+  const page = new Lobby(query?.get('from') || null);
   await page.load();
   return page;
 }
@@ -28,7 +31,9 @@ const playersOf = (g) => ({
 const botOf = (b) => (typeof b === 'string' ? { level: b, label: b, about: '' } : b);
 
 class Lobby {
-  constructor() {
+  constructor(from = null) {
+    this.from = from ? from.toUpperCase().slice(0, 16) : null;
+    this.prefill = null;  // {code, game, players, options} of the table `from`
     this.games = [];
     this.tables = [];
     // `paceSet`: the creator chose the pace; else it follows the game (learning at a first table)
@@ -40,7 +45,31 @@ class Lobby {
     const lang = language();
     [this.games, this.tables] = await Promise.all([
       api('GET', `/api/games?lang=${lang}`), api('GET', '/api/tables')]);
+    if (this.from && !this.prefill) await this.like(this.from);
     this.draw();
+  }
+
+  /** Fill the form like table `code`: its game, player count, options and pace, and its
+   * seats in playing order from yours (you first, the others' bots at their levels, the
+   * other people as seats to invite). */
+  async like(code) {
+    let info;
+    try {
+      info = await api('GET', `/api/tables/${code}`);
+    } catch { return; }  // no such table: the defaults
+    const g = this.games.find((x) => x.name === info.game);
+    if (!g) return;
+    const n = info.seats.length;
+    const mine = seatOf(code)?.seat ?? 0;
+    const levels = (g.bots || []).map((b) => botOf(b).level);
+    const seats = Array.from({ length: n }, (_, i) => {
+      const s = info.seats[(mine + i) % n];
+      if (i === 0) return 'human';
+      if (s.kind !== 'bot') return 'human';
+      return levels.includes(s.bot) ? `bot:${s.bot}` : DEFAULT_BOT;
+    });
+    this.prefill = { code, game: info.game, players: n, options: info.options || {} };
+    this.choice = { game: info.game, seats, pace: info.pace || PACES[0], paceSet: true };
   }
 
   onLanguage() { this.load(); }
@@ -52,6 +81,7 @@ class Lobby {
     const done = this.tables.filter((tb) => tb.status !== 'waiting' && tb.status !== 'playing');
     $('#app').innerHTML = `<h1 class="visually-hidden">${esc(t('Lobby'))}</h1>
     <section class="panel" aria-labelledby="new-h"><h2 id="new-h">${esc(t('New table'))}</h2>
+      ${this.prefill ? `<p class="note" id="c-like">${esc(t('Like table {code}: the same game, options, pace and seats.', { code: this.prefill.code }))}</p>` : ''}
       <form id="create-form" novalidate>
         <div class="row">
           <label>${esc(t('Your name'))} <input id="name" value="${esc(myName())}" maxlength="64" autocomplete="nickname"></label>
@@ -100,6 +130,7 @@ class Lobby {
       $('#c-pace-first').hidden = true;
     });
     $('#create-form').addEventListener('submit', (e) => { e.preventDefault(); this.create(); });
+    if (this.prefill) $('#c-players').value = this.prefill.players;
     this.fill(!this.choice.game);
   }
 
@@ -207,21 +238,24 @@ class Lobby {
 
   optionsHtml(g, n) {
     if (!g.options.length) return `<p class="muted">${esc(t('This game has no options.'))}</p>`;
+    // like the table of "New table": its values; else the game's defaults
+    const like = this.prefill?.game === g.name ? this.prefill.options : {};
     return g.options.map((o) => {
       const id = `opt-${o.name}`;
       const words = o.value_labels || {};
+      const value = o.name in like ? like[o.name] : o.default;
       let input;
       if (o.seat) {
-        input = `<select id="${id}" aria-describedby="${id}-help">${this.seatChoices(o, n, o.default)}</select>`;
+        input = `<select id="${id}" aria-describedby="${id}-help">${this.seatChoices(o, n, value)}</select>`;
       } else if (o.kind === 'bool') {
-        input = `<input type="checkbox" id="${id}"${o.default ? ' checked' : ''} aria-describedby="${id}-help">`;
+        input = `<input type="checkbox" id="${id}"${value ? ' checked' : ''} aria-describedby="${id}-help">`;
       } else if (o.choices) {
-        input = `<select id="${id}" aria-describedby="${id}-help">${o.choices.map((c) => `<option value="${esc(c)}"${c === o.default ? ' selected' : ''}>${esc(words[c] ?? c)}</option>`).join('')}</select>`;
+        input = `<select id="${id}" aria-describedby="${id}-help">${o.choices.map((c) => `<option value="${esc(c)}"${c === value ? ' selected' : ''}>${esc(words[c] ?? c)}</option>`).join('')}</select>`;
       } else if (o.kind === 'int' || o.kind === 'float') {
-        input = `<input type="number" id="${id}" value="${esc(o.default)}"${o.kind === 'float' ? ' step="any"' : ''}`
+        input = `<input type="number" id="${id}" value="${esc(value)}"${o.kind === 'float' ? ' step="any"' : ''}`
           + `${o.minimum !== null && o.minimum !== undefined ? ` min="${o.minimum}"` : ''}${o.maximum !== null && o.maximum !== undefined ? ` max="${o.maximum}"` : ''} size="5" aria-describedby="${id}-help">`;
       } else {
-        input = `<input id="${id}" value="${esc(o.default)}" aria-describedby="${id}-help">`;
+        input = `<input id="${id}" value="${esc(value)}" aria-describedby="${id}-help">`;
       }
       const help = o.help || '';
       return `<div class="option"><label for="${id}">${esc(o.label || o.name)}</label> ${input}

@@ -5,6 +5,7 @@ import { gameModule, gameTitle } from './games.js';
 import { who } from './games/common.js';
 import { language, t, tn } from './i18n.js';
 import { showRules } from './rules.js';
+import { sheetHtml } from './scoresheet.js';
 import { $, api, esc } from './util.js';
 
 /** Open the replay of table `code`. */
@@ -69,6 +70,7 @@ class ReplayPage {
     try {
       const data = await api('GET', `/api/tables/${this.code}/replay/steps?seat=${this.viewer}&lang=${language()}`);
       this.steps = data.steps;
+      this.sheet = data.sheet || null;  // the score sheet, shown at the last step
       if (Array.isArray(data.names)) this.names = data.names;
       this.i = Math.min(this.i, this.steps.length - 1);
       this.draw();
@@ -103,8 +105,10 @@ class ReplayPage {
     if (this.i === 0) what = t('The deal.');
     else if (st.seat === null || st.seat === undefined) what = t('The clock runs out.');
     else what = t('Move by {player}', { player: who(ctx, st.seat) });
+    const end = this.i === this.steps.length - 1 && this.sheet
+      ? `<h3>${esc(t('Score sheet'))}</h3>${sheetHtml(this.sheet, ctx, 'r-sheet')}` : '';
     $('#r-step').innerHTML = `<h2>${esc(what)}</h2>${st.label ? `<p>${esc(st.label)}</p>` : ''}
-      ${lines.length ? `<ul>${lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>` : ''}`;
+      ${lines.length ? `<ul>${lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>` : ''}${end}`;
     const v = st.view;
     const seats = this.info.seats.map((s) => {
       const facts = this.mod.seatInfo?.(v, s.seat, ctx) || [];

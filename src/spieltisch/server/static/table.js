@@ -6,9 +6,12 @@ import { Connection } from './connection.js';
 import { gameModule, gameTitle } from './games.js';
 import { who } from './games/common.js';
 import { language, t, tn } from './i18n.js';
+import { glide, places } from './motion.js';
+import { play as sound, setSound, soundOn } from './sound.js';
 import { markPlayed, paceLabel, tableSeconds } from './pace.js';
 import { go } from './router.js';
 import { showRules } from './rules.js';
+import { EndPanel } from './scoresheet.js';
 import {
   $, $$, announce, api, esc, forgetSeat, keepName, keepSeat, myName, seatOf, stored, toast,
 } from './util.js';
@@ -60,6 +63,9 @@ class TablePage {
     this.log = [];              // [{index, text}]: the whole history of this seat's view
     this.lastBy = {};           // seat → what it did last, as narrated
     this.selected = new Set();  // selected hand cards (codes)
+    this.logOpen = false;       // the log drawer on small screens
+    this.openSeats = new Set(); // seats a phone shows in full (tapped)
+    this.motion = { actor: null, update: false };  // how the next redraw moves cards
     this.connected = false;
     this.clockAt = performance.now();
     this.penalties = [];        // [{id, seat, text, section, until, acted}]: on the seat and hand
@@ -142,8 +148,12 @@ class TablePage {
           this.lastBy[m.seat] = m.log[0].text;  // what they did (the rest is in the log)
         }
         for (const p of this.penalties) if (p.seat === m.seat) p.acted = true;
+        this.motion = { actor: m.seat ?? null, update: true };
         this.take(m, m.index + 1);
         this.notePenalties(m.events || []);
+        break;
+      case 'rematch':  // the finished table's rematch changed (scoresheet.js)
+        (this.endPanel ??= new EndPanel(this)).onRematch(m);
         break;
       case 'offer_pace':
         this.offer = m.pace;
@@ -176,7 +186,10 @@ class TablePage {
     const keep = {};
     for (const k of ['names', 'pace', 'time_factor']) if (!(k in m) && this.snap && k in this.snap) keep[k] = this.snap[k];
     const waited = this.snap ? this.mustReady() : true;
+    const due = Boolean(this.snap?.required);
     this.snap = { ...m, ...keep };
+    if (m.required && !due && !m.over) sound('turn');
+    else if (m.type === 'update' && m.seat !== this.seat) sound('play');
     // the button comes back after a pause: say so to a screen reader too
     if (!waited && this.mustReady()) announce(`${t('No clock runs until everyone at the table is ready.')} ${t('R or Enter: I’m ready.')}`);
     this.applied = applied;
@@ -305,7 +318,9 @@ class TablePage {
     const dls = (this.snap?.deadlines || []).map((d, i) => [d, i]).filter(([d]) => this.atCentre(d));
     if (!dls.length) return '';
     const passed = this.snap.passed || [];
-    const rows = dls.map(([d, i]) => `<div class="tableclock"><span aria-hidden="true">${esc(this.clockLabel(d))}</span> ${this.clockHtml(d, i)}</div>`);
+    // a phone leaves out the one your actions' heading shows too
+    const dup = this.headingClock();
+    const rows = dls.map(([d, i]) => `<div class="tableclock${i === dup ? ' dup' : ''}"><span aria-hidden="true">${esc(this.clockLabel(d))}</span> ${this.clockHtml(d, i)}</div>`);
     if (passed.length && dls.some(([d]) => d.passable)) {
       rows.push(`<div class="small">${esc(t('Passed: {players}', { players: passed.map((s) => who(this.ctx(), s)).join(', ') }))}</div>`);
     }
@@ -342,14 +357,20 @@ class TablePage {
     app.dataset.required = String(Boolean(m?.required));
     const scroll = window.scrollY;
     const focus = document.activeElement?.dataset?.focusKey;
+    const before = app.querySelector('.tablegrid') ? places(app) : null;
+    const motion = this.motion;  // an update's: new cards come from where it started
+    this.motion = { actor: null, update: false };
     if (!m || !m.view || m.status === 'waiting') {
-      app.innerHTML = this.headHtml() + this.waitingHtml();
+      app.innerHTML = `<div class="tablegrid waiting">${this.headHtml()}${this.waitingHtml()}</div>`;
     } else {
-      app.innerHTML = `${this.headHtml()}${over ? this.resultHtml() : ''}
-        <div class="tablegrid"><div class="play">${this.feltHtml()}${this.actionsHtml()}${this.handHtml()}</div>
-        ${this.logHtml()}</div>`;
+      // one screen: the bar, the table, your actions and hand in a grid the viewport holds;
+      // the log beside them, or a drawer on small screens (style.css, "the table page")
+      app.innerHTML = `<div class="tablegrid ${over ? 'over' : 'live'}">${this.headHtml()}${over ? this.resultHtml() : ''}
+        ${this.feltHtml()}${this.actionsHtml()}${this.handHtml()}${this.logHtml()}</div>`;
     }
     this.drawStatus();
+    fitHand();
+    glide(before, { ...motion, root: app });
     window.scrollTo(0, scroll);
     if (focus) $(`[data-focus-key="${CSS.escape(focus)}"]`)?.focus();
   }
@@ -357,17 +378,23 @@ class TablePage {
   headHtml() {
     const role = this.seat === null ? t('watching') : who(this.ctx(), this.seat);
     const link = `${location.origin}/t/${this.code}`;
-    return `<section class="panel head"><h1>${esc(t('{game} · table {code}', { game: this.title, code: this.code }))}</h1>
-      <div class="row small"><span>${esc(t('You:'))} <strong id="role">${esc(role)}</strong></span>
-      <span id="pace">${esc(t('Pace: {pace}', { pace: paceLabel(this.pace()) }))}</span>
+    const lines = this.log.length;
+    const copy = t('Copy the invite link: {link}', { link });
+    return `<section class="panel head tablebar"><h1>${esc(t('{game} · table {code}', { game: this.title, code: this.code }))}</h1>
+      <span class="wide-only">${esc(t('You:'))} <strong id="role">${esc(role)}</strong></span>
+      <span id="pace" class="${this.pace() === 'rules' ? 'at-rules' : ''}">${esc(t('Pace: {pace}', { pace: paceLabel(this.pace()) }))}</span>
       <span id="conn" role="status"></span>
-      <label>${esc(t('Invite link'))} <input readonly value="${esc(link)}" size="26" data-focus-key="invite"></label></div></section>`;
+      <button type="button" id="invite-btn" class="linkish" data-link="${esc(link)}" data-focus-key="invite"
+        aria-label="${esc(copy)}">${esc(t('Invite link'))}</button>
+      <button type="button" id="sound-btn" class="linkish" aria-pressed="${soundOn()}" data-focus-key="sound"><span class="note-sign" aria-hidden="true">♪</span> <span class="wide-only">${esc(t('Sounds'))}</span></button>
+      <button type="button" id="log-btn" class="logtoggle" aria-controls="log" aria-expanded="${this.logOpen}"
+        data-focus-key="log-btn">☰ <span class="wide-only">${esc(t('What happened'))}</span>${lines ? ` <span class="badge">${lines}</span>` : ''}</button></section>`;
   }
 
   drawStatus() {
     const el = $('#conn');
     if (!el) return;
-    el.textContent = this.connected ? `● ${t('connected')}` : `○ ${t('reconnecting…')}`;
+    el.innerHTML = this.connected ? `● <span class="wide-only">${esc(t('connected'))}</span>` : `○ ${esc(t('reconnecting…'))}`;
     el.className = this.connected ? 'ok' : 'warn';
   }
 
@@ -392,67 +419,68 @@ class TablePage {
     const acting = this.toAct().has(s) && !this.snap.over;
     const scores = this.mod.scores?.(v);
     const facts = this.mod.seatInfo?.(v, s, ctx) || [];
+    let short = '';
     if (scores && scores[s] !== undefined && scores[s] !== null) {
+      // a phone shows the score as "★ 12" by the name; the words stay for screen readers
       facts.push(`<strong>${esc(this.scoreText(scores[s]))}</strong>`);
+      short = `<span class="score-short" aria-hidden="true">★ ${esc(String(this.scoreValue(scores[s])))}</span>`;
     }
     const tags = [];
-    if (info.kind === 'bot') tags.push(BOT_LEVELS[info.bot] ? t('bot ({level})', { level: BOT_LEVELS[info.bot]() }) : t('bot'));
+    // a bot's level is a word a phone leaves out (screen readers keep it)
+    const bot = info.kind !== 'bot' ? ''
+      : `<span class="tag wide-only">${esc(BOT_LEVELS[info.bot] ? t('bot ({level})', { level: BOT_LEVELS[info.bot]() }) : t('bot'))}</span> `;
     if (info.substituted) tags.push(t('a bot plays for now'));
     if (info.kind === 'human' && !info.connected && s !== this.seat) tags.push(t('offline'));
     if (this.notReady().includes(s)) tags.push(t('not ready yet'));
     if ((this.snap.passed || []).includes(s)) tags.push(`✔ ${t('passed')}`);
     const name = who(ctx, s);
     const label = acting ? t('{player}, to act', { player: name }) : name;
-    return `<div class="seat pos-${pos}${acting ? ' acting' : ''}${s === this.seat ? ' me' : ''}" role="group" aria-label="${esc(label)}" data-seat="${s}">
-      <div class="seat-name">${acting ? `<span class="badge">▶ ${esc(t('to act'))}</span> ` : ''}<strong>${esc(name)}</strong>
-      ${tags.map((x) => `<span class="tag">${esc(x)}</span>`).join(' ')}</div>
-      ${facts.length ? `<div class="small">${facts.join(' · ')}</div>` : ''}
-      ${this.clocksOf(s).map(([d, i]) => `<div class="small">${this.clockHtml(d, i)}</div>`).join('')}
+    return `<div class="seat pos-${pos}${acting ? ' acting' : ''}${s === this.seat ? ' me' : ''}${this.openSeats.has(s) ? ' open' : ''}" role="group" aria-label="${esc(label)}" data-seat="${s}">
+      <div class="seat-name">${acting ? `<span class="badge">▶ <span class="wide-only">${esc(t('to act'))}</span></span> ` : ''}<strong>${esc(name)}</strong>
+      ${bot}${tags.map((x) => `<span class="tag">${esc(x)}</span>`).join(' ')}${short}</div>
+      ${facts.length ? `<div class="small facts">${facts.map((f, i) => `<span class="f${short && i === facts.length - 1 ? ' score-long' : ''}">${f}</span>`).join('')}</div>` : ''}
+      ${this.clocksOf(s).map(([d, i]) => `<div class="small seatclock">${this.clockHtml(d, i)}</div>`).join('')}
       ${this.penaltyHtml(s, 'seat')}
       ${this.lastBy[s] ? `<div class="small last">${esc(this.lastBy[s])}</div>` : ''}</div>`;
   }
 
+  /** A score as shown: whole, or to one decimal. */
+  scoreValue(n) { return Number.isInteger(n) ? n : Math.round(n * 10) / 10; }
+
   scoreText(n) {
-    const value = Number.isInteger(n) ? n : Math.round(n * 10) / 10;
-    return (this.mod.scoreText || ((x) => tn('{n} point', '{n} points', x)))(value);
+    return (this.mod.scoreText || ((x) => tn('{n} point', '{n} points', x)))(this.scoreValue(n));
   }
 
-  /** The others around the table in playing order from your left; you at the bottom. */
+  /** The others around the table in playing order from your left; your own seat is over
+   * your hand (a spectator sees seat 1 at the bottom of the table). */
   feltHtml() {
     const n = this.info.seats.length;
     const me = this.seat ?? 0;
     const others = Array.from({ length: n - 1 }, (_, i) => (me + 1 + i) % n);
-    const side = others.length >= 5 ? 2 : others.length >= 3 ? 1 : 0;
+    // one other sits across the table; more sit down the sides (a top row would cost the
+    // middle its height): up the left side, then down the right one, clockwise
+    const side = others.length >= 2 ? Math.floor(others.length / 2) : 0;
     const left = others.slice(0, side).reverse();
-    const top = others.slice(side, others.length - side);
-    const right = others.slice(others.length - side);
+    const top = others.length === 1 ? others : [];
+    const right = others.length >= 2 ? others.slice(side) : [];
     const v = this.view();
     const centre = this.mod.centre ? this.mod.centre(v, this.ctx()) : '';
     const full = this.mod.full ? this.mod.full(v, this.ctx()) : '';
     const label = t('The table');
-    return `<section class="felt" aria-label="${esc(label)}">
+    // a heading (for the eye hidden) keeps the headings in order: h1, this h2, the centre's h3
+    // how narrow a seat may be on a phone is the game's to say (facts with chips need room)
+    const seatMin = this.mod.seatMin ? ` style="--seat-min: ${+this.mod.seatMin}rem"` : '';
+    return `<section class="felt" aria-labelledby="felt-h"${seatMin}><h2 id="felt-h" class="visually-hidden">${esc(label)}</h2>
       <div class="seats-top">${top.map((s) => this.seatHtml(s, 'top')).join('')}</div>
       <div class="seats-left">${left.map((s) => this.seatHtml(s, 'left')).join('')}</div>
       <div class="centre">${this.centreClocksHtml()}${centre}${full}</div>
       <div class="seats-right">${right.map((s) => this.seatHtml(s, 'right')).join('')}</div>
-      <div class="seats-bottom">${this.seatHtml(me, 'bottom')}</div></section>`;
+      ${this.seat === null ? `<div class="seats-bottom">${this.seatHtml(me, 'bottom')}</div>` : ''}</section>`;
   }
 
+  /** The end of the game: standings, the score sheet, the rematch (scoresheet.js). */
   resultHtml() {
-    const r = this.snap.result || {};
-    const ctx = this.ctx();
-    const order = (r.scores || []).map((sc, s) => ({ s, sc, rank: r.ranks?.[s] ?? s + 1 }))
-      .sort((a, b) => a.rank - b.rank);
-    const winner = r.winner === null || r.winner === undefined
-      ? t('Nobody wins alone: a shared result.') : t('{player} wins!', { player: who(ctx, r.winner) });
-    return `<section class="panel result" role="status" aria-live="polite"><h2>★ ${esc(t('Game over'))}</h2>
-      <p class="winner">${esc(winner)}</p>
-      <h3>${esc(t('Final standings'))}</h3>
-      <ol class="standings">${order.map((o) => `<li><span class="place">${esc(t('{place}.', { place: o.rank }))}</span>
-        <strong>${esc(who(ctx, o.s))}</strong> — ${esc(this.scoreText(o.sc))}</li>`).join('')}</ol>
-      <p class="row"><a class="btn" href="/r/${esc(this.code)}">${esc(t('Step through the replay'))}</a>
-      <a class="btn" href="/api/tables/${esc(this.code)}/replay" download>${esc(t('Download the replay'))}</a>
-      <a class="btn" href="/">${esc(t('Back to the lobby'))}</a></p></section>`;
+    return (this.endPanel ??= new EndPanel(this)).html();
   }
 
   /** Instead of a clock while someone is not ready: the button (if it is you) and whom the
@@ -501,7 +529,10 @@ class TablePage {
     for (const p of found) {
       this.penaltyId += 1;
       this.penalties.push({ ...p, id: this.penaltyId, until, acted: false });
-      if (p.seat === this.seat) announce(t('You: {penalty}', { penalty: p.text }));
+      if (p.seat === this.seat) {
+        announce(t('You: {penalty}', { penalty: p.text }));
+        sound('penalty');
+      }
     }
     this.draw();
   }
@@ -517,9 +548,8 @@ class TablePage {
     const main = visible.filter((a) => !this.standing(a));
     const standing = legal.filter((a) => this.standing(a));
     const prompt = !m.required && (main.length > 0 || Boolean(m.may_pass));
-    // your own clock, or the game's clock of the window you may act in
-    const mine = (m.deadlines || []).map((d, i) => [d, i]).filter(([d]) => d.seat === this.seat || d.seat === null);
-    const clock = (m.required || prompt) && mine.length ? ` ${this.clockHtml(...mine[0])}` : '';
+    const i = this.headingClock();
+    const clock = i === null ? '' : ` ${this.clockHtml(m.deadlines[i], i)}`;
     let heading;
     if (m.required) heading = `▶ ${esc(t('Your move'))}`;
     else if (prompt) heading = `⚡ ${esc(t('You may act now'))}`;
@@ -542,7 +572,7 @@ class TablePage {
       ${main.length || pass ? `<div class="actlist">${buttons}${pass}</div>` : ''}
       ${main.length > 60 ? `<p class="small muted">${esc(tn('{n} more: select cards in your hand to narrow the choice.', '{n} more: select cards in your hand to narrow the choice.', main.length - 60))}</p>` : ''}
       ${standing.length ? `<div class="toolbar" role="toolbar" aria-label="${esc(toolbarLabel)}">${standing.map((a) => `<button type="button" class="act standing" data-act="${esc(a)}" data-focus-key="act:${esc(a)}">${esc(this.label(a))}</button>`).join('')}</div>` : ''}
-      ${legal.length || this.mustReady() ? `<p class="small muted">${esc(t('Keys: 1–9 and 0 pick an action; Enter plays the selected cards or the only action; Esc clears the selection.'))}${this.mustReady() ? ` ${esc(t('R or Enter: I’m ready.'))}` : ''}</p>` : ''}
+      ${legal.length || this.mustReady() ? `<p class="small muted keys">${esc(t('Keys: 1–9 and 0 pick an action; Enter plays the selected cards or the only action; Esc clears the selection.'))}${this.mustReady() ? ` ${esc(t('R or Enter: I’m ready.'))}` : ''}</p>` : ''}
     </section>`;
   }
 
@@ -564,18 +594,20 @@ class TablePage {
     const heading = this.mod.handLabel ? this.mod.handLabel() : t('Your hand');
     const penalties = this.penaltyHtml(this.seat, 'hand');
     return `<section class="panel hand" aria-labelledby="hand-h">
-      <div class="row spread"><h2 id="hand-h">${esc(heading)}${clickable ? ` <span class="muted">(${esc(tn('{n} card', '{n} cards', hand.length))})</span>` : ''}</h2>
-      ${sorts.length > 1 ? `<label class="small">${esc(t('Sort'))} <select id="sort" data-focus-key="sort">${sorts.map((s) => `<option value="${esc(s.key)}"${s.key === this.sortKey ? ' selected' : ''}>${esc(s.label())}</option>`).join('')}</select></label>` : ''}</div>
+      <div class="row spread handhead">${this.seatHtml(this.seat, 'bottom')}<h2 id="hand-h">${esc(heading)}${clickable ? ` <span class="muted">(${esc(tn('{n} card', '{n} cards', hand.length))})</span>` : ''}</h2>
+      ${sorts.length > 1 ? `<label class="small"><span class="wide-only">${esc(t('Sort'))}</span> <select id="sort" data-focus-key="sort">${sorts.map((s) => `<option value="${esc(s.key)}"${s.key === this.sortKey ? ' selected' : ''}>${esc(s.label())}</option>`).join('')}</select></label>` : ''}</div>
       ${penalties}
       <div class="cards handcards">${cards || `<span class="muted">${esc(t('No cards'))}</span>`}</div>
-      ${clickable && usable.size ? `<p class="small muted">${esc(t('▲ marks the cards you can play now; ✔ the selected ones.'))}</p>` : ''}
-      ${this.mod.notes ? this.mod.notes(v, this.ctx()) : ''}</section>`;
+      ${clickable && usable.size ? `<p class="small muted keys">${esc(t('▲ marks the cards you can play now; ✔ the selected ones.'))}</p>` : ''}
+      ${this.mod.notes ? `<div class="notes">${this.mod.notes(v, this.ctx())}</div>` : ''}</section>`;
   }
 
   logHtml() {
     // numbered in the order they happened (an action may tell several lines), newest first
     const lines = this.log.map((l, i) => ({ n: i + 1, text: l.text })).reverse();
-    return `<section class="panel log" aria-labelledby="log-h"><h2 id="log-h">${esc(t('What happened'))}</h2>
+    return `<section class="panel log${this.logOpen ? ' open' : ''}" id="log" aria-labelledby="log-h">
+      <div class="row spread"><h2 id="log-h">${esc(t('What happened'))}</h2>
+      <button type="button" id="log-close" class="logtoggle" data-focus-key="log-close">${esc(t('Close'))}</button></div>
       ${lines.length ? `<ol class="loglines" tabindex="0" aria-label="${esc(t('What happened'))}">${lines.map((l) => `<li><span class="lognum">${l.n}</span> ${esc(l.text)}</li>`).join('')}</ol>`
     : `<p class="muted">${esc(t('Nothing yet.'))}</p>`}</section>`;
   }
@@ -599,6 +631,17 @@ class TablePage {
     if (held || !this.penalties.some(gone)) return;
     this.penalties = this.penalties.filter((p) => !gone(p));
     this.draw();
+  }
+
+  /** The clock over your actions (its index in `deadlines`), if one shows there: your own,
+   * or the game's clock of the window you may act in. */
+  headingClock() {
+    const m = this.snap;
+    if (this.seat === null || m.over) return null;
+    const prompt = !m.required && (this.candidates().some((a) => !this.standing(a)) || Boolean(m.may_pass));
+    if (!m.required && !prompt) return null;
+    const i = (m.deadlines || []).findIndex((d) => d.seat === this.seat || d.seat === null);
+    return i < 0 ? null : i;
   }
 
   // -- acting ------------------------------------------------------------------------
@@ -649,6 +692,17 @@ class TablePage {
     this.draw();
   }
 
+  /** Copy the invite link (and show it, for a browser that may not copy). */
+  async copyInvite(link) {
+    try {
+      await navigator.clipboard.writeText(link);
+      announce(t('The invite link is copied: {link}', { link }));
+      toast(t('The invite link is copied: {link}', { link }), 'info');
+    } catch {
+      toast(t('Invite link: {link}', { link }), 'info');
+    }
+  }
+
   ready() {
     if (!this.conn.ready()) toast(t('Not connected — reconnecting…'));
   }
@@ -661,11 +715,21 @@ class TablePage {
 
   onClick(e) {
     const b = e.target.closest('button');
+    const seat = e.target.closest('.seat[data-seat]');
+    if (!b && seat) {  // a phone shows a seat's first lines; a tap shows them all
+      const s = +seat.dataset.seat;
+      if (!this.openSeats.delete(s)) this.openSeats.add(s);
+      this.draw();
+      return;
+    }
     if (!b || !this.snap) return;
     if (b.dataset.act) this.act(b.dataset.act);
     else if (b.dataset.card) this.clickCard(b.dataset.card);
     else if (b.id === 'clear-sel') { this.selected.clear(); this.draw(); }
     else if (b.id === 'ready-btn') this.ready();
+    else if (b.id === 'log-btn' || b.id === 'log-close') { this.logOpen = !this.logOpen && b.id === 'log-btn'; this.draw(); }
+    else if (b.id === 'invite-btn') this.copyInvite(b.dataset.link);
+    else if (b.id === 'sound-btn') { setSound(!soundOn()); this.draw(); }
     else if (b.id === 'pass-btn') this.conn.pass();
     else if (b.dataset.offer) this.answerOffer(b.dataset.offer === 'yes');
     else if (b.dataset.rule) showRules(this.info.game, +b.dataset.rule);
@@ -702,6 +766,44 @@ class TablePage {
     }
   }
 }
+
+/** The most of a card's width that the next card may cover in a fanned hand: its corner
+ * (rank and suit, or the name) stays visible. */
+const MAX_COVER = 0.7;
+
+/** Fan the hand into the width it has: cards overlap as much as they must (never more
+ * than MAX_COVER of a card), in as few rows as that allows. */
+function fitHand() {
+  const box = document.querySelector('.handcards');
+  if (!box) return;
+  box.querySelectorAll('.rowbreak').forEach((b) => b.remove());
+  box.classList.remove('fanned');
+  const cards = [...box.children];
+  for (const c of cards) c.style.marginLeft = '';
+  if (cards.length < 2) return;
+  const width = box.clientWidth - 2;  // a pixel's slack each side against rounding
+  const widths = cards.map((c) => c.getBoundingClientRect().width);
+  const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
+  const sum = (ws) => ws.reduce((a, b) => a + b, 0);
+  if (sum(widths) + gap * (cards.length - 1) <= width) return;
+  for (let rows = 1; rows <= cards.length; rows += 1) {
+    const perRow = Math.ceil(cards.length / rows);
+    const chunks = Array.from({ length: rows }, (_, r) => widths.slice(r * perRow, (r + 1) * perRow));
+    // each row's overlap from its own cards' widths; the narrowest card bounds the cover
+    const overlaps = chunks.map((ws) => (ws.length > 1 ? Math.max(0, sum(ws) - width) / (ws.length - 1) : 0));
+    if (overlaps.every((o) => o <= Math.min(...widths) * MAX_COVER)) {
+      box.classList.add('fanned');
+      cards.forEach((c, i) => {
+        const row = Math.floor(i / perRow);
+        c.style.marginLeft = i % perRow ? `${-Math.ceil(overlaps[row])}px` : '0';
+        // rows break where the fan says, not where the flex line would
+        if (i && !(i % perRow)) c.before(Object.assign(document.createElement('span'), { className: 'rowbreak' }));
+      });
+      return;
+    }
+  }
+}
+window.addEventListener('resize', fitHand);
 
 /** Ask before an attempt that costs cards when it is wrong; true to go ahead. `timed`: say
  * that the person's move timer stands still meanwhile. */

@@ -34,9 +34,10 @@ export async function api(method, path, body) {
 let toastTimer = null;
 
 /** A short message at the bottom of the screen (read out by screen readers). */
-export function toast(text) {
+export function toast(text, kind = 'error') {
   const box = $('#toast');
   box.textContent = text;
+  box.classList.toggle('info', kind === 'info');
   box.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { box.hidden = true; }, 6000);

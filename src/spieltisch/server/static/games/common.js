@@ -4,11 +4,13 @@
 // `cardName` and `hand` is optional (games/generic.js shows the defaults):
 //   title                  the game's name, a fallback only: pages head with the lobby's title
 //                          (`gameTitle` in games.js), so a game has one name everywhere
-//   card(code)             a card face as HTML (symbol and words: never colour alone)
+//   card(code, data)       a card face as HTML, drawn by cards.js (never colour alone);
+//                          `data`: it lies on the table, its element carries `data-card`
 //   cardName(code)         the card in words (accessible names, selections)
 //   hand(view)             the codes of the player's cards
 //   sorts, sortHand(cards, key)   the hand's orders ([{key, label()}]) and sorting
-//   seatInfo(view, s, ctx) short facts about a seat (HTML snippets: cards, role…)
+//   seatInfo(view, s, ctx) short facts about a seat (HTML snippets: fanned backs, role…)
+//   seatMin                the narrowest a seat may be on a phone, in rem (default 7)
 //   scores(view), scoreText(n)    each seat's score and how a score reads ("3 points")
 //   centre(view, ctx)      the middle of the table: the last play, piles, the situation
 //   notes(view, ctx)       what only this seat knows (HTML), under the hand
@@ -24,6 +26,7 @@
 //   clockOnCentre(d, view) true when a seat-less clock is the table's though the game waits
 //                          for a seat (a pause); else it is that seat's move timer
 
+import { fan, frenchFace } from '../cards.js';
 import { t, tn } from '../i18n.js';
 import { esc } from '../util.js';
 
@@ -39,21 +42,22 @@ export function who(ctx, s) {
 /** Several seats by name: "Anna, Ben". */
 export const whoList = (ctx, seats) => (seats || []).map((s) => who(ctx, +s)).join(', ');
 
-/** A labelled value on the table: "Round 2". */
-export const fact = (html) => `<span class="fact">${html}</span>`;
+/** A labelled value on the table: "Round 2"; a `minor` one (a reminder of an option) is
+ * left out on a phone. */
+export const fact = (html, cls = '') => `<span class="fact${cls ? ` ${cls}` : ''}">${html}</span>`;
 
 /** A highlighted line about what is going on now. */
 export const note = (html) => `<p class="note">${html}</p>`;
 
-/** A row of cards. */
-export const cardRow = (codes, render) => `<span class="cards">${(codes || []).map(render).join('')}</span>`;
+/** A row of cards; `data`: they lie on the table (each face carries `data-card`). */
+export const cardRow = (codes, render, data = false) => `<span class="cards">${(codes || []).map((c) => render(c, data)).join('')}</span>`;
 
 // -- French-suited cards (President, Hockey) ----------------------------------------
 const SUITS = {
-  C: { symbol: '♣', red: false, name: () => t('clubs') },
-  D: { symbol: '♦', red: true, name: () => t('diamonds') },
-  H: { symbol: '♥', red: true, name: () => t('hearts') },
-  S: { symbol: '♠', red: false, name: () => t('spades') },
+  C: { name: () => t('clubs') },
+  D: { name: () => t('diamonds') },
+  H: { name: () => t('hearts') },
+  S: { name: () => t('spades') },
 };
 const RANK_WORDS = { A: () => t('Ace'), J: () => t('Jack'), Q: () => t('Queen'), K: () => t('King') };
 
@@ -66,17 +70,12 @@ export function frenchName(code) {
   return t('{rank} of {suit}', { rank: RANK_WORDS[rank] ? RANK_WORDS[rank]() : rank, suit: suit.name() });
 }
 
-/** A French card: rank and suit symbol, the suit's name under it. */
-export function frenchCard(code) {
-  if (code.startsWith('JK')) {
-    return `<span class="card joker" role="img" aria-label="${esc(frenchName(code))}">`
-      + `<b aria-hidden="true">★</b><small aria-hidden="true">${esc(t('Joker'))}</small></span>`;
-  }
-  const suit = SUITS[code.slice(-1)];
-  if (!suit) return `<span class="card">${esc(code)}</span>`;
-  return `<span class="card${suit.red ? ' red' : ''}" role="img" aria-label="${esc(frenchName(code))}">`
-    + `<b aria-hidden="true">${esc(code.slice(0, -1))}${suit.symbol}</b>`
-    + `<small aria-hidden="true">${esc(suit.name())}</small></span>`;
+/** A French card face (cards.js); `data`: it lies on the table (`data-card`). */
+export function frenchCard(code, data = false) {
+  if (code.startsWith('JK')) return frenchFace(code, 'JK', '', frenchName(code), data, t('Joker'));
+  const suit = code.slice(-1);
+  if (!SUITS[suit]) return `<span class="card">${esc(code)}</span>`;
+  return frenchFace(code, code.slice(0, -1), suit, frenchName(code), data);
 }
 
 /** Sort French cards by suit then rank (`bySuit`) or by rank then suit; `ranks` low to high. */
@@ -97,6 +96,9 @@ export const FRENCH_SORTS = [
 
 /** A card's count in words: "5 cards". */
 export const cardCount = (n) => tn('{n} card', '{n} cards', n ?? 0);
+
+/** A seat's hand size: fanned backs and the count for the others, words for the reader. */
+export const handSize = (n, s, ctx) => (s === ctx?.seat ? esc(cardCount(n)) : fan(n ?? 0, cardCount(n)));
 
 /** Everyone's cards of a full view (replays and the end of a game), if the view has them. */
 export function allHands(hands, ctx, render) {

@@ -1,37 +1,54 @@
 // HOAX: secret identities (their original Dutch names kept), chips, claims and doubts.
 import { t, tn } from '../i18n.js';
+import { back, face, frame, icon, text, token } from '../cards.js';
 import { esc, fact, note, who, whoList } from './common.js';
 
-/** Each identity as the game names it: the reader's word with the original Dutch name. */
+/** Each identity as the game names it: the reader's word with the original Dutch name;
+ * its picture (lines in a 24-unit box) and colour on the card. */
 const IDENTITIES = {
-  baron: { symbol: '♜', name: () => t('Baron') },
-  monk: { symbol: '✝', name: () => t('Monk (monnik)') },
-  judge: { symbol: '⚖', name: () => t('Judge (rechter)') },
-  merchant: { symbol: '¤', name: () => t('Merchant (handelaar)') },
-  magician: { symbol: '✦', name: () => t('Magician (magiër)') },
-  thief: { symbol: '⚿', name: () => t('Thief (dief)') },
-  farmer: { symbol: '⚘', name: () => t('Farmer (boer)') },
+  baron: { ink: '#7a5600', icon: 'M3 18V7l5 4.5L12 4l4 7.5L21 7v11zM3 21h18', name: () => t('Baron') },
+  monk: { ink: '#6b3a12', icon: 'M12 2v20M6 8h12', name: () => t('Monk (monnik)') },
+  judge: { ink: '#1f3f7a', icon: 'M12 3v17M7 21h10M4 7h16M4 7l-3 7h6zM20 7l-3 7h6z', name: () => t('Judge (rechter)') },
+  merchant: {
+    ink: '#0d6650',
+    icon: 'M12 2.5a9.5 9.5 0 1 0 .01 0M15 8.5c-.8-1-1.8-1.5-3-1.5-1.7 0-3 1-3 2.5s1.3 2.2 3 2.5 3 1 3 2.5-1.3 2.5-3 2.5c-1.2 0-2.2-.5-3-1.5M12 5v14',
+    name: () => t('Merchant (handelaar)'),
+  },
+  magician: { ink: '#5a1f8a', icon: 'M12 2l2.6 6.4 6.9.5-5.3 4.4 1.7 6.7L12 16.3 6.1 20l1.7-6.7L2.5 8.9l6.9-.5z', name: () => t('Magician (magiër)') },
+  thief: { ink: '#333', icon: 'M7.5 8.5a4.5 4.5 0 1 0 .01 0M12 13h10M18 13v4M21 13v3', name: () => t('Thief (dief)') },
+  farmer: { ink: '#3c6b10', icon: 'M12 22V5M12 5L9 2M12 5l3-3M12 10L8 7M12 10l4-3M12 15l-4-3M12 15l4-3', name: () => t('Farmer (boer)') },
 };
 const ORDER = Object.keys(IDENTITIES);
+/** The chips: a shape and a colour on a round token, the count beside it, the word as its name. */
 const CHIPS = {
-  gold: { symbol: '●', name: () => t('gold') },
-  wine: { symbol: '▲', name: () => t('wine') },
-  grain: { symbol: '■', name: () => t('grain') },
+  gold: { shape: 'circle', fill: '#f2c230', ink: '#4a3500', name: () => t('gold') },
+  wine: { shape: 'triangle', fill: '#8e1b3e', ink: '#fff', name: () => t('wine') },
+  grain: { shape: 'square', fill: '#d9bc7e', ink: '#3d2d00', name: () => t('grain') },
 };
 
 export const identityName = (id) => (IDENTITIES[id] ? IDENTITIES[id].name() : id);
-const identityList = (ids) => [...ids].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b)).map(identityName).join(', ');
+const identityList = (ids, name = identityName) => [...ids].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b)).map(name).join(', ');
+/** The reader's word alone ("Judge"): a seat's facts are short; the cards keep "(rechter)". */
+const identityShort = (id) => identityName(id).replace(/\s*\([^)]*\)$/, '');
 
-export function card(id) {
+/** An identity card: its picture, its name, the original name under it. */
+export function card(id, data = false) {
   const d = IDENTITIES[id];
   if (!d) return `<span class="card">${esc(id)}</span>`;
-  return `<span class="card hx" role="img" aria-label="${esc(d.name())}"><b aria-hidden="true">${d.symbol}</b>`
-    + `<small aria-hidden="true">${esc(d.name())}</small></span>`;
+  const [word, original] = d.name().split(/ (?=\()/);
+  const body = `${frame(70, '#fbf8f1', d.ink)}<rect x="4" y="4" width="62" height="36" rx="3" fill="${d.ink}" opacity=".14"/>`
+    + `<circle cx="35" cy="22" r="15" fill="#fff" stroke="${d.ink}" stroke-width="1.5"/>${icon(d.icon, 23, 10, 24, d.ink, 2)}`
+    + text(35, original ? 52 : 56, 11, word, { bold: true, max: 62, fill: d.ink })
+    + (original ? text(35, 64, 10.5, original, { italic: true, max: 62, fill: '#333' }) : '');
+  return face({ label: d.name(), cls: 'hx', wide: 1.4, body, code: data ? id : undefined });
 }
 
-/** "● 2 gold": a symbol, the count and the word. */
-const chip = (name, n) => `<span class="chip chip-${name}">${CHIPS[name].symbol} ${esc(`${n ?? 0} ${CHIPS[name].name()}`)}</span>`;
-const chips = (counts) => Object.keys(CHIPS).map((c) => chip(c, counts?.[c] ?? 0)).join(' ');
+/** A chip's count as a token: its shape and colour, the count; "2 gold" as its name. */
+const chip = (name, n) => {
+  const c = CHIPS[name];
+  return token(`chip-${name}`, c.fill, c.shape, c.ink, n ?? 0, `${n ?? 0} ${c.name()}`);
+};
+const chips = (counts) => `<span class="tokens">${Object.keys(CHIPS).map((c) => chip(c, counts?.[c] ?? 0)).join('')}</span>`;
 const chipWord = (name) => (CHIPS[name] ? CHIPS[name].name() : name);
 
 const PHASES = {
@@ -120,16 +137,19 @@ export default {
   handClickable: false,
   handLabel: () => t('Your identity (secret)'),
   scores: (v) => (v.seats || []).map((p) => p.throne_points),
+  seatMin: 9,  // a seat's chips need a phone's half width
   scoreText: (n) => tn('{n} throne point', '{n} throne points', n),
-  seatInfo(v, s) {
+  seatInfo(v, s, ctx) {
     const p = v.seats?.[s];
     if (!p) return [];
-    const out = [chips(p.loose), esc(tn('{n} trio', '{n} trios', p.trios))];
+    const out = [chips(p.loose)];
+    if (p.trios) out.push(esc(tn('{n} trio', '{n} trios', p.trios)));  // none: nothing to say
+    if (s !== ctx?.seat && p.in_round && !p.revealed) out.unshift(back(t('Secret identity'), 'mini'));
     if (!p.in_round) out.push(`<span class="tag">${esc(t('out of this round'))}</span>`);
-    if (p.covered?.length) out.push(esc(t('covered: {identities}', { identities: identityList(p.covered) })));
-    if (p.revealed) out.push(esc(t('card face up: {identity}', { identity: identityName(p.revealed) })));
-    if (p.proven) out.push(esc(t('proven by “juist”: {identity}', { identity: identityName(p.proven) })));
-    if (p.proven_not?.length) out.push(esc(t('refuted by “fout”: {identities}', { identities: identityList(p.proven_not) })));
+    if (p.covered?.length) out.push(esc(t('covered: {identities}', { identities: identityList(p.covered, identityShort) })));
+    if (p.revealed) out.push(esc(t('card face up: {identity}', { identity: identityShort(p.revealed) })));
+    if (p.proven) out.push(esc(t('proven by “juist”: {identity}', { identity: identityShort(p.proven) })));
+    if (p.proven_not?.length) out.push(esc(t('refuted by “fout”: {identities}', { identities: identityList(p.proven_not, identityShort) })));
     if (v.pending?.window?.includes(s) && !v.to_act?.includes(s)) out.push(`<span class="tag">${esc(t('may react'))}</span>`);
     return out;
   },

@@ -1,7 +1,8 @@
 // Hockey: two players, French cards; the pile, the breakaway, goals per period.
+import { deck, pile as cardsPile, slot } from '../cards.js';
 import { t, tn } from '../i18n.js';
 import {
-  FRENCH_SORTS, allHands, cardCount, cardRow, esc, fact, frenchCard, frenchName, note, sortFrench, who,
+  FRENCH_SORTS, allHands, esc, fact, frenchCard, frenchName, handSize, note, sortFrench, who,
 } from './common.js';
 
 const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'];
@@ -16,8 +17,8 @@ export default {
   sortHand: (cards, key) => sortFrench(cards, RANKS, key === 'suit'),
   scores: (v) => v.goals,
   scoreText: (n) => tn('{n} goal', '{n} goals', n),
-  seatInfo(v, s) {
-    const out = [esc(cardCount(v.hand_counts?.[s]))];
+  seatInfo(v, s, ctx) {
+    const out = [handSize(v.hand_counts?.[s], s, ctx)];
     if (v.dealer === s) out.push(esc(t('dealer')));
     if (v.breakaway === s) out.push(`<span class="tag hot">⚡ ${esc(t('breakaway'))}</span>`);
     return out;
@@ -25,15 +26,15 @@ export default {
   centre(v, ctx) {
     const period = v.overtime ? t('Overtime period {period}', { period: v.period })
       : t('Period {period} of 3', { period: v.period });
-    let h = `<div class="row">${fact(esc(period))}${fact(esc(t('Deal {deal} of {deals}', { deal: v.deal, deals: v.deals_in_period })))}`
-      + `${fact(esc(tn('{n} card still to deal', '{n} cards still to deal', v.stock)))}</div>`;
+    let h = `<div class="row">${fact(esc(period))}${fact(esc(t('Deal {deal} of {deals}', { deal: v.deal, deals: v.deals_in_period })))}</div>`;
     const pile = v.pile || [];
-    h += `<div class="pile"><h3>${esc(t('Last play'))}</h3>${v.top ? frenchCard(v.top)
-      : `<p>${esc(t('The pile is empty.'))}</p>`}`;
-    if (pile.length > 1) {
-      h += ` <span class="small muted">${esc(t('before it:'))}</span> ${cardRow(pile.slice(-PILE_SHOWN - 1, -1).reverse(), frenchCard)}`;
-    }
-    h += '</div>';
+    const stock = tn('{n} card still to deal', '{n} cards still to deal', v.stock);
+    const before = pile.length > 1
+      ? pile.slice(-PILE_SHOWN - 1, -1).reverse().map((c) => frenchCard(c, true)).join('') : '';
+    const earlier = t('before it:');
+    h += `<div class="piles">${cardsPile(deck(v.stock ?? 0, stock), esc(stock))}`
+      + `${cardsPile(v.top ? frenchCard(v.top, true) : slot(t('The pile is empty.')), esc(t('Last play')))}`
+      + `${before ? cardsPile(`<span class="cards spread">${before}</span>`, esc(earlier)) : ''}</div>`;
     if (v.winner !== null && v.winner !== undefined) {
       h += note(esc(t('{player} wins!', { player: who(ctx, v.winner) })));
     } else {

@@ -1,14 +1,16 @@
-// Hood Politix: colour cards (a name and a symbol besides the colour), action cards
+// Hood Politix: colour cards (a shape and a name besides the colour), action cards
 // with their original names, stacks, pauses and the out-of-turn calls.
 import { t, tn } from '../i18n.js';
-import { allHands, cardCount, cardRow, esc, fact, note, who, whoList } from './common.js';
+import { deck, face, frame, icon, mark, pile as cardsPile, shape, text } from '../cards.js';
+import { allHands, cardRow, esc, fact, handSize, note, who, whoList } from './common.js';
 
-// Colours carry a name and a symbol as well: colour is never the only signal.
+// Colours carry a name and a shape as well: colour is never the only signal. `fill` the
+// card's tint, `ink` the colour itself, `dark` its lines and letters, `on` the text on `ink`.
 const COLOURS = {
-  G: { symbol: '●', name: () => t('Green') },
-  O: { symbol: '▲', name: () => t('Orange') },
-  P: { symbol: '■', name: () => t('Purple') },
-  Y: { symbol: '★', name: () => t('Yellow') },
+  G: { shape: 'circle', ink: '#1d7a35', dark: '#1d6b30', fill: '#dcf1df', on: '#fff', name: () => t('Green') },
+  O: { shape: 'triangle', ink: '#c85a00', dark: '#9a4300', fill: '#ffe6cc', on: '#fff', name: () => t('Orange') },
+  P: { shape: 'square', ink: '#6a2f98', dark: '#5b2585', fill: '#ece0f6', on: '#fff', name: () => t('Purple') },
+  Y: { shape: 'star', ink: '#e0b400', dark: '#665200', fill: '#fff6c4', on: '#2b2300', name: () => t('Yellow') },
 };
 const COLOUR_ORDER = 'GOPY';
 // the action cards keep their original names in every language
@@ -19,6 +21,17 @@ const TYPES = {
 const TYPE_ORDER = Object.keys(TYPES);
 /** The cards with a multicoloured frame: they go on anything. */
 const ANYWHERE = new Set(['50', 'IY', 'PS', 'DL', 'SN']);
+/** Each action's picture: a text ("+2") or a line drawing in a 24-unit box. */
+const GLYPHS = {
+  DU: '+2',
+  IY: '+5',
+  BU: 'M12 2.5a9.5 9.5 0 1 0 .01 0M5.3 5.3l13.4 13.4',
+  PB: 'M19.5 12a7.5 7.5 0 1 1-2.2-5.3M18 2.5v4.5h-4.5',
+  50: 'M12 2l8 3v6c0 5.5-3.6 9.3-8 11-4.4-1.7-8-5.5-8-11V5zM8.5 12l2.5 2.5 4.5-5',
+  PS: 'M13.5 2L4.5 13.5h6.5L9.5 22l9.5-12.5h-6.5z',
+  DL: 'M3 8h17l-4.5-4.5M21 16H4l4.5 4.5',
+  SN: 'M1.5 12S5.5 5 12 5s10.5 7 10.5 7-4 7-10.5 7S1.5 12 1.5 12zM12 8.5a3.5 3.5 0 1 0 .01 0',
+};
 
 /** A card code (kind "G7" or copy "G7a") → {colour, value or type}; null if unknown. */
 function parse(code) {
@@ -37,13 +50,30 @@ export function cardName(code) {
   return p ? `${COLOURS[p.colour].name()} ${p.name}` : code;
 }
 
-export function card(code) {
+const W = 60;  // 1.2 cards wide: room for the actions' names
+
+/** A card face: the colour as tint and as shape (corners, middle), the number or the
+ * action's picture and name; a multicoloured frame on the cards that go on anything. */
+export function card(code, data = false) {
   const p = parse(code);
   if (!p) return `<span class="card">${esc(code)}</span>`;
   const c = COLOURS[p.colour];
-  const cls = `card hp hp-${p.colour}${p.type ? ' hp-action' : ''}${ANYWHERE.has(p.type) ? ' hp-any' : ''}`;
-  return `<span class="${cls}" role="img" aria-label="${esc(cardName(code))}">`
-    + `<b aria-hidden="true">${esc(p.name)}</b><small aria-hidden="true">${c.symbol} ${esc(c.name())}</small></span>`;
+  const corner = `${shape(c.shape, 3.5, 3.5, 8, c.dark)}${p.type ? '' : text(7.5, 23, 11, p.name, { bold: true, fill: c.dark, max: 10 })}`;
+  let body = frame(W, c.fill, c.ink);
+  if (ANYWHERE.has(p.type)) {
+    body += Object.values(COLOURS).map((k, i) => `<path d="${['M5 3H55', 'M57 5V65', 'M55 67H5', 'M3 65V5'][i]}"`
+      + ` stroke="${k.ink}" stroke-width="3"/>`).join('');
+  }
+  body += `${corner}<g transform="rotate(180 30 35)">${corner}</g>`;
+  if (p.type) {
+    const g = GLYPHS[p.type];
+    body += `<circle cx="30" cy="29" r="15" fill="#fff" stroke="${c.ink}" stroke-width="1.5"/>`
+      + (g[0] === '+' ? text(30, 35.5, 17, g, { bold: true, fill: c.dark }) : icon(g, 19, 18, 22, c.dark, 2.2))
+      + text(30, 57, 10.5, p.name, { bold: true, max: 52, fill: '#1d1d1d' });
+  } else {
+    body += shape(c.shape, 12, 13, 36, c.ink) + text(30, p.colour === 'O' ? 42 : 39.5, 18, p.name, { bold: true, fill: c.on });
+  }
+  return face({ label: cardName(code), cls: `hp${p.type ? ' hp-action' : ''}`, wide: 1.2, body, code: data ? code : undefined });
 }
 
 /** By colour, numbers before action cards (`colour`); or by number / action, then colour. */
@@ -169,8 +199,8 @@ export default {
   sorts: [{ key: 'colour', label: () => t('by colour') }, { key: 'value', label: () => t('by number') }],
   sortHand,
   scores: (v) => v.scores,
-  seatInfo(v, s) {
-    const out = [esc(cardCount(v.hand_sizes?.[s]))];
+  seatInfo(v, s, ctx) {
+    const out = [handSize(v.hand_sizes?.[s], s, ctx)];
     const status = v.status?.[s];
     const place = (v.finish_order || []).indexOf(s);
     if (status === 'finished') out.push(`<span class="tag">${esc(place >= 0 ? t('out, place {place}', { place: place + 1 }) : t('out'))}</span>`);
@@ -183,12 +213,12 @@ export default {
   centre(v, ctx) {
     const colour = COLOURS[v.colour];
     let h = `<div class="row">${fact(esc(t('Round {round} (at least {rounds})', { round: v.round, rounds: v.min_rounds })))}`
-      + `${fact(esc(v.direction === 'clockwise' ? `↻ ${t('clockwise')}` : `↺ ${t('counter-clockwise')}`))}`
-      + `${fact(esc(tn('Draw pile: {n} card', 'Draw pile: {n} cards', v.draw_pile)))}`
-      + `${fact(esc(tn('Discard pile: {n} card', 'Discard pile: {n} cards', v.discard_pile)))}</div>`;
-    const toPlay = colour ? t('Colour to play: {colour}', { colour: `${colour.symbol} ${colour.name()}` }) : '';
-    h += `<div class="pile"><h3>${esc(t('Top card'))}</h3>${v.top ? card(v.top) : ''}`
-      + (colour ? ` <span class="colour-tag hp-${esc(v.colour)}">${esc(toPlay)}</span>` : '')
+      + `${fact(esc(v.direction === 'clockwise' ? `↻ ${t('clockwise')}` : `↺ ${t('counter-clockwise')}`))}</div>`;
+    const toPlay = colour ? t('Colour to play: {colour}', { colour: colour.name() }) : '';
+    const drawPile = tn('Draw pile: {n} card', 'Draw pile: {n} cards', v.draw_pile);
+    h += `<div class="piles">${cardsPile(deck(v.draw_pile ?? 0, drawPile), esc(drawPile))}`
+      + `${v.top ? cardsPile(card(v.top, true), esc(tn('Discard pile: {n} card', 'Discard pile: {n} cards', v.discard_pile))) : ''}`
+      + (colour ? `<span class="colour-tag hp-${esc(v.colour)}">${mark(colour.shape, colour.ink)} ${esc(toPlay)}</span>` : '')
       + '</div>';
     h += note(esc(situation(v, ctx)));
     if (v.phase !== 'over') {

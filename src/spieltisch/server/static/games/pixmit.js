@@ -1,6 +1,7 @@
 // Pixmit: 33 cards by number and original (German) name, their groups, offers and vetoes.
 import { t, tn } from '../i18n.js';
-import { allHands, cardCount, cardRow, esc, fact, note, who } from './common.js';
+import { backs, deck, face, frame, n2, pile as cardsPile, text, wrap } from '../cards.js';
+import { allHands, cardCount, cardRow, esc, fact, handSize, note, who } from './common.js';
 
 // The original card names stay German in every language.
 const NAMES = ['Die Dämonin', 'Die Eclipse', 'Die Mond-Priesterin (Schriftrolle)', 'Die Harfe',
@@ -11,16 +12,17 @@ const NAMES = ['Die Dämonin', 'Die Eclipse', 'Die Mond-Priesterin (Schriftrolle
   'Die Medusa', 'Die gehörnte Kriegerin', 'Die Sirene', 'Die Sonne', 'Die Sonnenuhr', 'Der Berserker',
   'Die Kriegerin (Schärpe)', 'Shapouin (Die falsche Tür)', 'Der Feuer-Priester', 'Der Schamane',
   'Die Träne der Propheten', 'Der Dolch'];
-/** The groups (original abbreviations), the cards printed in each and their meaning. */
+/** The groups (original abbreviations), the cards printed in each, their meaning and
+ * their colour on the cards' band. */
 const GROUPS = {
-  TK: { cards: [7, 10], label: () => t('TK (beast)') },
-  ZK: { cards: [9, 21], label: () => t('ZK (twin)') },
-  AK: { cards: [15, 19, 32], label: () => t('AK (eye)') },
-  FK: { cards: [5, 20, 30, 32], label: () => t('FK (fire)') },
-  ASK: { cards: [2, 8, 12, 25, 32], label: () => t('ASK (astronomy)') },
-  OK: { cards: [4, 6, 17, 26, 29, 33], label: () => t('OK (object)') },
-  PK: { cards: [3, 13, 14, 16, 18, 31], label: () => t('PK (person)') },
-  DK: { cards: [1, 11, 22, 23, 24, 27, 28], label: () => t('DK (demon)') },
+  TK: { cards: [7, 10], ink: '#4e6b00', label: () => t('TK (beast)') },
+  ZK: { cards: [9, 21], ink: '#8a5a00', label: () => t('ZK (twin)') },
+  AK: { cards: [15, 19, 32], ink: '#00567f', label: () => t('AK (eye)') },
+  FK: { cards: [5, 20, 30, 32], ink: '#b03a00', label: () => t('FK (fire)') },
+  ASK: { cards: [2, 8, 12, 25, 32], ink: '#2b2b8a', label: () => t('ASK (astronomy)') },
+  OK: { cards: [4, 6, 17, 26, 29, 33], ink: '#5e4f22', label: () => t('OK (object)') },
+  PK: { cards: [3, 13, 14, 16, 18, 31], ink: '#8a2b6b', label: () => t('PK (person)') },
+  DK: { cards: [1, 11, 22, 23, 24, 27, 28], ink: '#7a0000', label: () => t('DK (demon)') },
 };
 const GROUP_ORDER = Object.keys(GROUPS);
 /** The scoring units of the Auslegung: original names, the meaning where it helps. */
@@ -58,14 +60,30 @@ function groupWords(n) {
 /** "21 Die Zerstörerin". */
 export const cardName = (code) => `${code} ${NAMES[+code - 1] ?? ''}`.trim();
 
-export function card(code) {
+/** A group's meaning alone: "beast" out of "TK (beast)". */
+const meaning = (g) => GROUPS[g].label().replace(/^.*\((.*)\)$/, '$1');
+
+const W = 80;  // 1.6 cards wide: room for the names
+
+/** A card face: a band in the colour of its kind (group) with the number and the
+ * groups' abbreviations, the name, the groups' meaning (and the jokers) at the foot. */
+export function card(code, data = false) {
   const n = +code;
   if (!NAMES[n - 1]) return `<span class="card">${esc(code)}</span>`;
   const gs = groupsOf(n);
   const label = `${cardName(code)} (${groupWords(n)})`;
-  return `<span class="card px px-${gs[0]}" role="img" aria-label="${esc(label)}" title="${esc(label)}">`
-    + `<b aria-hidden="true">${esc(code)}</b><small class="px-name" aria-hidden="true">${esc(NAMES[n - 1])}</small>`
-    + `<small class="px-groups" aria-hidden="true">${esc([...gs, ...(n === 21 || n === 32 ? ['★'] : [])].join(' · '))}</small></span>`;
+  const part = (W - 22) / gs.length;  // the band right of the number: one part per group
+  const ink = GROUPS[gs[0]].ink;
+  let body = frame(W, '#fffdf6', ink) + `<path d="M1.5 16.5V6a4.5 4.5 0 0 1 4.5-4.5h${W - 12}a4.5 4.5 0 0 1 4.5 4.5v10.5z" fill="${ink}"/>`
+    + gs.map((g, i) => `<rect x="${n2(20.5 + i * part)}" y="1.5" width="${n2(part)}" height="15" fill="${GROUPS[g].ink}"/>`
+      + text(20.5 + (i + 0.5) * part, 13.2, 10.5, g, { bold: true, fill: '#fff', max: part - 2 })).join('')
+    + `<circle cx="11" cy="9.5" r="7.6" fill="#fff"/>${text(11, 13.2, 10.5, n, { bold: true, fill: ink })}`;
+  const lines = wrap(NAMES[n - 1], 13, 3);
+  body += lines.map((l, i) => text(W / 2, 40.5 + (i - (lines.length - 1) / 2) * 10.8, 10.5, l, { bold: true, max: W - 7 })).join('');
+  const foot = n === 21 || n === 32 ? `★ ${n === 21 ? t('universal joker') : t('joker')}` : gs.map(meaning).join(', ');
+  body += `<path d="M6 57H${W - 6}" stroke="${GROUPS[gs[0]].ink}" stroke-width=".8"/>`
+    + text(W / 2, 66.5, 10.5, foot, { max: W - 8, fill: '#3a3a3a', italic: true });
+  return face({ label, cls: 'pm', wide: 1.6, body, code: data ? code : undefined, title: label });
 }
 
 /** An announcement in words: a group with its meaning, a card, or nothing. */
@@ -83,7 +101,9 @@ function offerHtml(o, ctx) {
     'Offer: {player} to {target}, {n} cards face down; announced: {claims}.', o.k,
     { player: who(ctx, o.from), target: who(ctx, o.to), claims: announced })));
   if (o.cards) {
-    h += `<p>${esc(t('Your offered cards:'))} ${cardRow(o.cards, card)}</p>`;
+    h += `<p>${esc(t('Your offered cards:'))} ${cardRow(o.cards, card, true)}</p>`;
+  } else if (o.k > 0) {
+    h += `<p>${backs(o.k, cardCount(o.k))}</p>`;
   }
   return h;
 }
@@ -99,8 +119,8 @@ export default {
     return [...cards].sort((a, b) => (key === 'group' ? group(a) - group(b) : 0) || +a - +b);
   },
   scores: (v) => v.final?.scores ?? null,
-  seatInfo(v, s) {
-    const out = [esc(cardCount(v.hand_sizes?.[s])), esc(tn('{n} veto', '{n} vetoes', v.vetoes?.[s] ?? 0))];
+  seatInfo(v, s, ctx) {
+    const out = [handSize(v.hand_sizes?.[s], s, ctx), esc(tn('{n} veto', '{n} vetoes', v.vetoes?.[s] ?? 0))];
     if (v.start_player === s) out.push(esc(t('start player')));
     if (v.holder_21 === s) out.push(`<span class="tag">${esc(t('holds {card}', { card: cardName('21') }))}</span>`);
     if (v.knowledge_used?.[s]) out.push(esc(t('Wissen used')));
@@ -109,10 +129,13 @@ export default {
   },
   centre(v, ctx) {
     const mode = v.mode === 'beginner' ? t('beginner mode: announcements are true') : t('pro mode: announcements may be bluffs');
-    let h = `<div class="row">${fact(esc(t('Round {round} of 3', { round: v.round })))}${fact(esc(mode))}`
-      + `${fact(esc(tn('Stack: {n} card', 'Stack: {n} cards', v.stack_size)))}</div>`;
-    h += `<p>${esc(v.holder_21 === 'stack' ? t('{card} is in the stack.', { card: cardName('21') })
-      : t('{card} is held by {player}.', { card: cardName('21'), player: who(ctx, v.holder_21) }))}</p>`;
+    // the mode is the table's option, a reminder a phone leaves out (the rules say it)
+    let h = `<div class="row">${fact(esc(t('Round {round} of 3', { round: v.round })))}${fact(esc(mode), 'minor')}`
+      + '</div>';
+    const stack = tn('Stack: {n} card', 'Stack: {n} cards', v.stack_size);
+    h += `<div class="piles">${cardsPile(deck(v.stack_size ?? 0, stack), esc(stack))}`
+      + `<p>${esc(v.holder_21 === 'stack' ? t('{card} is in the stack.', { card: cardName('21') })
+        : t('{card} is held by {player}.', { card: cardName('21'), player: who(ctx, v.holder_21) }))}</p></div>`;
     for (const r of v.reveals || []) {
       const set = r.set === 'Wissen' ? 'Wissen' : 'Schöpfung';
       h += `<p>${esc(t('{player} revealed {set}:', { player: who(ctx, r.seat), set }))} ${cardRow(r.cards, card)}</p>`;

@@ -1,7 +1,8 @@
 // President: French cards and two Jokers; the pile, roles, the card exchange.
+import { slot } from '../cards.js';
 import { t, tn } from '../i18n.js';
 import {
-  FRENCH_SORTS, allHands, cardCount, cardRow, esc, fact, frenchCard, frenchName, note, sortFrench, who,
+  FRENCH_SORTS, allHands, cardRow, esc, fact, frenchCard, frenchName, handSize, note, sortFrench, who,
 } from './common.js';
 
 const RANKS = ['3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A', '2'];
@@ -22,8 +23,8 @@ export default {
   sorts: FRENCH_SORTS,
   sortHand: (cards, key) => sortFrench(cards, RANKS, key === 'suit'),
   scores: (v) => v.scores,
-  seatInfo(v, s) {
-    const out = [esc(cardCount(v.hand_sizes?.[s]))];
+  seatInfo(v, s, ctx) {
+    const out = [handSize(v.hand_sizes?.[s], s, ctx)];
     const r = v.roles?.[s] ?? v.roles?.[String(s)];
     if (r) out.push(`<span class="tag">${esc(role(r))}</span>`);
     if (v.finished?.includes(s)) out.push(esc(t('out in place {place}', { place: v.finished.indexOf(s) + 1 })));
@@ -41,9 +42,9 @@ export default {
         '{player} gives {n} cards to {receiver}.', st.count, { player: who(ctx, st.from), receiver: who(ctx, st.to) }))}</li>`).join('')}</ul>`;
     } else if (v.phase === 'play') {
       h += `<div class="pile"><h3>${esc(t('Last play'))}</h3>${pile.top?.length
-        ? `${cardRow(pile.top, frenchCard)} <span>${esc(t('by {player}', { player: who(ctx, pile.owner) }))}</span>
+        ? `${cardRow(pile.top, frenchCard, true)} <span>${esc(t('by {player}', { player: who(ctx, pile.owner) }))}</span>
           <p class="small">${esc(tn('Single cards are played on it.', 'Sets of {n} are played on it.', pile.size))}</p>`
-        : `<p>${esc(t('The pile is empty: lead any single card or set.'))}</p>`}</div>`;
+        : `<div class="piles">${slot(t('The pile is empty.'))}<p>${esc(t('The pile is empty: lead any single card or set.'))}</p></div>`}</div>`;
     }
     return h;
   },
