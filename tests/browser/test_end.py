@@ -116,6 +116,8 @@ def test_the_score_sheet_and_a_rematch_to_its_first_move(server: LoopbackServer,
     new = a.evaluate("() => location.pathname.split('/')[2]")
     assert b.evaluate("() => location.pathname.split('/')[2]") == new
     assert (own_seat(a, new), own_seat(b, new)) == (1, 0)  # one seat further on
+    for page in (a, b):  # the new page has drawn the new table (the old page is gone)
+        page.wait_for_function("() => window.spieltisch?.snapshot()?.status === 'playing'")
     wait_started(a)
     wait_started(b)
     status = httpx.get(f"{server.base}/api/tables/{new}", timeout=20).json()

@@ -1,6 +1,7 @@
 """Issue 34, item 3: moves you see happen. A card you play glides from your hand to the
-pile and ends where the state says it lies; with ``prefers-reduced-motion`` nothing moves;
-sounds are off until the player turns them on, and the choice is remembered."""
+pile and ends where the state says it lies; a card you give face down flies to the seat
+that gets it; with ``prefers-reduced-motion`` nothing moves; sounds are off until the
+player turns them on, and the choice is remembered."""
 
 from __future__ import annotations
 
@@ -36,6 +37,16 @@ def president_to_lead(seed: int = 4) -> State[Any]:
     return state
 
 
+def president_to_give(seed: int = 4) -> State[Any]:
+    """A President game at the moment seat 0 gives a card in the exchange."""
+    rng = random.Random(seed)
+    state = new_game("president", num_players=4, seed=seed)
+    while not (state.phase_name() == "exchange" and 0 in state.to_act()):
+        seat = state.may_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return state
+
+
 def single(state: State[Any]) -> str:
     """A card of seat 0's hand that only one legal action plays (alone): a click plays it."""
     hand = state.view(0)["hand"]
@@ -44,8 +55,9 @@ def single(state: State[Any]) -> str:
     return next(c for c in hand if len(uses[c]) == 1)
 
 
-def open_table(server: LoopbackServer, browser: Any, **context: Any) -> tuple[Any, str]:
-    state = president_to_lead()
+def open_table(server: LoopbackServer, browser: Any, state: State[Any] | None = None,
+               **context: Any) -> tuple[Any, str]:
+    state = state or president_to_lead()
     code = create(server, "president", ["human", "bot:medium", "bot:medium", "bot:medium"],
                   position=state.position())
     page = new_page(browser, "en", 1280, 720, **context)
@@ -81,6 +93,36 @@ def test_a_played_card_glides_from_the_hand_to_the_pile(still_server: LoopbackSe
             && b.top >= c.top && b.bottom <= c.bottom; }}""")
     assert inside
     assert page.locator(f".hand .cardbtn[data-card='{card}']").count() == 0
+    page.context.close()
+
+
+def test_a_card_given_face_down_flies_to_the_seat_that_gets_it(still_server: LoopbackServer,
+                                                               browser: Any) -> None:
+    state = president_to_give()
+    to = state.view(0)["exchange"][0]["to"]
+    page, card = open_table(still_server, browser, state)
+    fan = f".seat[data-seat='{to}'] .fan"
+    count = int(page.locator(fan).get_attribute("data-count"))
+    page.evaluate("""() => {
+      window.ghosts = [];
+      new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
+        if (n.classList?.contains('ghost')) { n.getAnimations()[0].pause(); window.ghosts.push(n); }
+      }).observe(document.body, { childList: true }); }""")
+    page.click(f".hand .cardbtn[data-card='{card}']")
+    page.wait_for_function("() => window.ghosts.length > 0")
+    assert page.locator(fan).get_attribute("data-count") == str(count + 1)
+    assert snapshot(page)["view"]["hand_sizes"][to] == count + 1
+    # where the ghost ends: over the fan of the seat that got the card
+    end, target = page.evaluate(f"""() => {{
+        const g = window.ghosts[0], a = g.getAnimations()[0];
+        a.currentTime = a.effect.getTiming().duration - 0.5;  // its last frame
+        const mid = (r) => [r.left + r.width / 2, r.top + r.height / 2];
+        const b = mid(g.getBoundingClientRect());
+        const f = mid(document.querySelector("{fan}").getBoundingClientRect());
+        a.play();
+        return [b, f]; }}""")
+    assert abs(end[0] - target[0]) < 2 and abs(end[1] - target[1]) < 2
+    page.wait_for_function("() => !document.querySelector('.ghost')")  # and then it is gone
     page.context.close()
 
 

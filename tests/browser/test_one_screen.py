@@ -103,7 +103,8 @@ def measure_everywhere(page: Any, label: str, sizes: list[tuple[int, int]] = SIZ
     problems = []
     for lang in LANGS:
         page.click(f"#lang button[data-lang={lang}]")
-        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        # the page's own words switch at once, the server's (labels, log) with its answer
+        page.wait_for_selector(f"#app[data-lang={lang}]")
         for w, h in sizes:
             page.set_viewport_size({"width": w, "height": h})
             page.wait_for_function(f"() => innerWidth === {w} && innerHeight === {h}")

@@ -213,6 +213,31 @@ def test_the_offer_closes_when_its_time_is_up(tmp_path: Any) -> None:
         assert code not in lobby_of(s).rematching
 
 
+def test_past_the_cap_the_oldest_offer_closes(tmp_path: Any) -> None:
+    """Memory stays bounded: with room for one open offer, a second finished table
+    closes the first one's offer (its people are told), and only the second stays."""
+    cfg = ServerConfig(db_url=f"sqlite:///{tmp_path / 'cap.sqlite3'}", grace_seconds=1000,
+                       time_scale=0.0, max_rematching=1, joins_per_minute=0)
+    with ServerThread(cfg) as s:
+        first = a_table(s)
+        second = a_table(s)
+
+        async def run() -> None:
+            a1, b1, end1, _ = await finished(s, *first)
+            assert end1["rematch"]["status"] == "open"
+            a2, b2, end2, _ = await finished(s, *second)
+            assert end2["rematch"]["status"] == "open"
+            closed = await a1.until(rematch_of)
+            assert closed["status"] == "closed"
+            await a2.send({"type": "rematch"})  # the second offer is still open
+            assert (await a2.until(rematch_of))["accepted"] == [0, 2]
+            for c in (a1, b1, a2, b2):
+                await c.close()
+
+        asyncio.run(run())
+        assert list(lobby_of(s).rematching) == [second[0]]
+
+
 def test_the_replay_steps_end_with_the_score_sheet(server: ServerThread) -> None:
     code, ada_token, ben_token = a_table(server)
 

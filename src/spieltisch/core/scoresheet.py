@@ -96,7 +96,7 @@ class ScoreSheet:
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
     winner: int | None
-    #: Fewer points are better (Hood Politix: places are points).
+    #: Fewer points are better (a game where places are points).
     lower_wins: bool = False
     ties: tuple[Line, ...] = ()
     #: Rounds played (deals, periods), as the game counts them.

@@ -71,6 +71,9 @@ class ServerConfig:
     #: meanwhile the table stays in memory (a cluster node keeps its lease); 0 = no
     #: rematch.
     rematch_seconds: float = 600.0
+    #: Finished tables kept for their rematch offer at most (memory stays bounded: past
+    #: it the oldest offer closes).
+    max_rematching: int = 1000
     #: HTTP requests per second one client address may make on average, and the burst
     #: above it (a page load fetches some 20 files); 0 = no limit.
     http_requests_per_second: float = 20.0

@@ -94,8 +94,11 @@ class Lobby:
             del self.tables[rt.code]
             if rt.offer is not None and rt.offer.status == OPEN:
                 # it stays (its lease too) while its rematch offer is open; out of the
-                # shared lobby of live tables at once
+                # shared lobby of live tables at once. Memory is bounded: past
+                # `max_rematching` finished tables the oldest offer closes.
                 self.rematching[rt.code] = rt
+                if len(self.rematching) > self.config.max_rematching:
+                    self._later(next(iter(self.rematching.values())).close_offer())
                 if self.cluster is not None:
                     self._later(self.cluster.unlist(rt.code))
                 return
@@ -402,16 +405,26 @@ class Lobby:
                 stored = await self.store.call(self.store.create_rematch, row.id, new)
             except IntegrityError:  # the code is taken: another one
                 stored = None
+            except BaseException:  # nothing stored: the lease goes too
+                if self.cluster is not None:
+                    await self.cluster.release(code)
+                raise
             if stored != code and self.cluster is not None:
                 await self.cluster.release(code)
             if stored is None:
                 continue
-            if stored != code:  # made before, elsewhere: the players go there
+            if stored != code and self.cluster is not None:  # made before, elsewhere
                 return stored
-            loaded = await self.store.call(self.store.load_table, code)
-            assert loaded is not None
-            await self._serve_new(loaded)
-            return code
+            # stored (now, or before by a try that failed after it): from here the rematch
+            # exists, whatever serving it meets; a table not yet served is served here
+            if self.serving(stored) is None:
+                try:
+                    loaded = await self.store.call(self.store.load_table, stored)
+                    assert loaded is not None
+                    await self._serve_new(loaded)
+                except Exception:  # its players reach it later (the table is stored)
+                    log.exception("rematch %s of %s: stored, serving it failed", stored, row.code)
+            return stored
         raise RuntimeError("no free table code for the rematch after 20 tries")
 
     def _from_position(self, body: dict[str, Any], position: Any) -> dict[str, Any]:

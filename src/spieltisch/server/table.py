@@ -1421,6 +1421,10 @@ class TableRuntime:
             self.config.rematch_seconds, lambda: self._spawn(self._offer_timed_out()))
 
     async def _offer_timed_out(self) -> None:
+        await self.close_offer()
+
+    async def close_offer(self) -> None:
+        """Close an open rematch offer (its time ran out, or the server keeps too many)."""
         async with self.lock:
             if self.offer is not None and self.offer.status == OPEN:
                 self._close_offer(CLOSED)

@@ -166,7 +166,7 @@ export const pile = (picture, caption, cls = '') => `<figure class="pilebox${cls
 // -- tokens -----------------------------------------------------------------------------
 /** A round token (a chip): `fill` its colour, `mark` its shape of `SHAPES` in `ink`, `n`
  * the count beside it; `label` in words. */
-export const token = (cls, fill, mark, ink, n, label) => `<span class="token ${cls}" role="img" aria-label="${esc(label)}" title="${esc(label)}">`
+export const token = (cls, fill, mark, ink, n, label) => `<span class="token ${cls}" role="img" aria-label="${esc(label)}" title="${esc(label)}" data-count="${esc(n)}">`
   + `<svg viewBox="0 0 20 20" aria-hidden="true"><circle cx="10" cy="10" r="9.2" fill="${fill}" stroke="#222" stroke-width="1.2"/>`
   + `<circle cx="10" cy="10" r="6.6" fill="none" stroke="${ink}" stroke-width=".8" stroke-dasharray="2 1.4"/>`
   + `${shape(mark, 6, 6, 8, ink)}</svg><b aria-hidden="true">${esc(n)}</b></span>`;

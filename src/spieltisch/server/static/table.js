@@ -126,6 +126,7 @@ class TablePage {
   }
 
   onLanguage(lang) {
+    this.textsLang = null;  // the server's texts (labels, log) follow in a `state`
     document.title = t('spieltisch — table {code}', { code: this.code });
     this.conn?.setLanguage(lang);  // fresh narration and labels follow as a `state`
     this.draw();
@@ -137,7 +138,10 @@ class TablePage {
     switch (m.type) {
       case 'welcome': case 'start': case 'state':
         this.seat = m.seat ?? null;
+        this.textsLang = language();  // a full picture comes in the connection's language
         if (Array.isArray(m.log)) this.log = m.log.slice();
+        // a full picture (a reconnect) knows where the rematch stands: no older message wins
+        if (this.endPanel) this.endPanel.rematch = null;
         // no `ready` here: the clocks wait until the person presses "I'm ready"
         this.take(m, m.index);
         if (m.type === 'start') this.refreshInfo();
@@ -189,7 +193,7 @@ class TablePage {
     const due = Boolean(this.snap?.required);
     this.snap = { ...m, ...keep };
     if (m.required && !due && !m.over) sound('turn');
-    else if (m.type === 'update' && m.seat !== this.seat) sound('play');
+    else if (m.type === 'update' && m.seat !== null && m.seat !== undefined && m.seat !== this.seat) sound('play');
     // the button comes back after a pause: say so to a screen reader too
     if (!waited && this.mustReady()) announce(`${t('No clock runs until everyone at the table is ready.')} ${t('R or Enter: I’m ready.')}`);
     this.applied = applied;
@@ -355,6 +359,7 @@ class TablePage {
     app.dataset.seat = this.seat === null ? '' : String(this.seat);
     app.dataset.over = String(over);
     app.dataset.required = String(Boolean(m?.required));
+    app.dataset.lang = this.textsLang || '';  // the language of what the server said
     const scroll = window.scrollY;
     const focus = document.activeElement?.dataset?.focusKey;
     const before = app.querySelector('.tablegrid') ? places(app) : null;

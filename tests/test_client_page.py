@@ -1,6 +1,6 @@
-"""Issue 34: the table page stays light. Everything the browser client loads — its
-JavaScript and CSS, the vendored Markdown library included — is at most 250 KiB
-uncompressed; the page shell loads nothing from another site."""
+"""Issue 34: the table page stays light, and the docs show it. Everything the browser
+client loads — its JavaScript and CSS, the vendored Markdown library included — is at
+most 250 KiB uncompressed; the page shell loads nothing from another site."""
 
 from __future__ import annotations
 
@@ -35,3 +35,22 @@ def test_the_page_loads_nothing_from_elsewhere() -> None:
     for p in client_files():
         text = p.read_text(encoding="utf-8")
         assert not re.search(r"""import[^'"]*['"](?:https?:)?//""", text), p.name
+
+
+def test_every_game_is_shown_in_the_docs() -> None:
+    """docs/client.md shows each registered game at laptop and phone size, from PNGs that
+    exist (scripts/screenshots.py takes them), and the README's pictures exist too."""
+    from spieltisch.core.registry import game_names
+
+    root = Path(__file__).resolve().parents[1]
+    client = (root / "docs" / "client.md").read_text(encoding="utf-8")
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    for game in game_names():
+        for kind in ("desktop", "phone"):
+            name = f"img/table-{game}-{kind}.png"
+            assert name in client, name
+            png = root / "docs" / name
+            assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
+    pictures = re.findall(r"""(?:\]\(|src=")(docs/img/[^)"]+)""", readme)
+    assert pictures
+    assert [p for p in pictures if not (root / p).exists()] == []
