@@ -52,10 +52,10 @@ async def play_level(level: str, turns: int, db: Path, limit: float) -> dict[str
                 starts.append(loop.time())
             return index
 
-        async def timed(bot: Any, choose: Any, obs: Any) -> int | None:
+        async def timed(bot: Any, choose: Any, obs: Any, fallback: Any = None) -> int | None:
             began = time.perf_counter()
             try:
-                return await decide(bot, choose, obs)
+                return await decide(bot, choose, obs, fallback)
             finally:
                 thinking.append(time.perf_counter() - began)
 

@@ -570,6 +570,7 @@ def start_server(args: argparse.Namespace, tmp: str, db: str, cluster: list[str]
          "--max-tables-per-client", "1000000", "--loop", args.server_loop,
          # every client of the benchmark comes from one address: no per-client limits
          "--http-requests-per-second", "0", "--joins-per-minute", "0",
+         "--max-sockets-per-client", "0", "--max-spectators", "0",
          *(["--no-gc-tune"] if args.no_gc_tune else []),
          *(["--ws-deflate"] if args.deflate else [])],
         stdout=open(Path(tmp) / f"server{i}.out", "wb"),

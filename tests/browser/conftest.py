@@ -52,14 +52,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackServer]
 
 @pytest.fixture(scope="package")
 def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackServer]:
-    """The rules' own times (x1), for whole games: tables pick short timers by option."""
+    """The rules' own times (x1), for whole games: tables pick short timers by option.
+    Any bot spec is accepted (test_fair_clocks seats bots that always accuse)."""
     pytest.importorskip("uvicorn")
     db = tmp_path_factory.mktemp("browser-quick") / "server.sqlite3"
     from spieltisch.server import ServerConfig
     from spieltisch.server.loopback import LoopbackServer
 
     config = ServerConfig(db_url=f"sqlite:///{db}", time_scale=1.0, grace_seconds=600.0,
-                          **NO_ADDRESS_LIMITS)
+                          any_bot_spec=True, **NO_ADDRESS_LIMITS)
     with LoopbackServer(config, timeout=30.0) as srv:
         yield srv
 

@@ -51,7 +51,7 @@ def test_route_errors(server: LoopbackServer) -> None:
 
 def test_replay_steps_secrecy(server: LoopbackServer) -> None:
     code = httpx.post(f"{server.base}/api/tables", json={
-        "game": "president", "players": 4, "seats": ["bot:random"] * 4, "seed": 3}).json()["code"]
+        "game": "president", "players": 4, "seats": ["bot:easy"] * 4, "seed": 3}).json()["code"]
     deadline = time.monotonic() + 30
     while httpx.get(f"{server.base}/api/tables/{code}").json()["status"] != "over":
         assert time.monotonic() < deadline

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import shutil
@@ -23,6 +24,8 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect
+from websockets.typing import Origin
 
 from .helpers import (
     TIMEOUT,
@@ -321,11 +324,25 @@ def test_nodes_behind_nginx_play_one_table_and_show_one_lobby(cluster: Cluster,
         for n in cluster.nodes:  # one lobby: the table is listed by every node
             listed = httpx.get(f"{n.base}/api/tables", timeout=TIMEOUT).json()
             assert [t["status"] for t in listed if t["code"] == code] == ["waiting"]
+        # a browser's page through nginx on a port of its own: its Origin carries the
+        # port, and so must the Host nginx passes on (else 403 bad_origin)
+        page = f"http://127.0.0.1:{port}"
+        made = httpx.post(f"{page}/api/tables", headers={"Origin": page}, timeout=TIMEOUT,
+                          json={"game": "hockey", "seats": ["human", "bot:easy"]})
+        assert made.status_code == 201, made.text
         seats = [join(b.base, code, "Bea"), join(c.base, code, "Cem"),
                  join(f"http://127.0.0.1:{port}", code, "Ngx")]
         assert [s["seat"] for s in seats] == [0, 1, 2]
         status = httpx.get(f"{c.base}/api/tables/{code}", timeout=TIMEOUT).json()
         assert status["status"] == "playing" and status["names"][:3] == ["Bea", "Cem", "Ngx"]
+        async def browser_socket() -> dict[str, Any]:  # a WebSocket with the page's Origin
+            url = f"ws://127.0.0.1:{port}/ws/{made.json()['code']}"
+            async with connect(url, origin=Origin(page)) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": None}))  # as a spectator
+                first: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+                return first
+
+        assert asyncio.run(browser_socket())["type"] == "welcome"
         players = [Player(code, seats[0]["token"], 0, [b.ws], 1),  # relayed by b
                    Player(code, seats[1]["token"], 1, [c.ws], 2),  # relayed by c
                    Player(code, seats[2]["token"], 2, [f"ws://127.0.0.1:{port}"], 3)]

@@ -9,7 +9,6 @@ from typing import Any
 import httpx
 import pytest
 
-from spieltisch.bots import available_bots
 from spieltisch.core import game_names, get_spec
 from spieltisch.core.game import CLOCK, State
 from spieltisch.replay import Replay
@@ -152,17 +151,12 @@ def server(tmp_path_factory: pytest.TempPathFactory):
         yield s
 
 
-def bot_for(name: str) -> str:
-    game = get_spec(name).configure()
-    return "heuristic" if "heuristic" in available_bots(game) else "random"
-
-
 @pytest.mark.parametrize("name", game_names())
 def test_whole_game_two_humans_rest_bots(server: ServerThread, name: str) -> None:
     spec = get_spec(name)
     n = spec.min_players if name == "hood_politix" else max(spec.min_players, 3) \
         if spec.max_players >= 3 else spec.min_players
-    seats = ["human", "human"] + [f"bot:{bot_for(name)}"] * (n - 2)
+    seats = ["human", "human"] + ["bot:medium"] * (n - 2)  # a client names levels only
     table = create_table(server.base, name, seats, players=n, seed=11)
     code = table["code"]
     assert table["status"] == "waiting"

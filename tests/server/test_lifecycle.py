@@ -61,7 +61,7 @@ def test_finished_tables_are_evicted_and_rebuilt_on_demand(db_url: str) -> None:
             lobby._evict = spy  # type: ignore[method-assign]
             for i in range(12):  # several at once: their actions share transactions
                 rt = await lobby.create({"game": "president", "players": 4, "seed": i,
-                                         "seats": ["bot:random"] * 4}, "me")
+                                         "seats": ["bot:easy"] * 4}, "me")
                 refs.append(weakref.ref(rt))
                 codes.append(rt.code)
                 del rt
@@ -184,7 +184,7 @@ def test_unfinished_tables_never_expose_seed_or_log(server: ServerThread) -> Non
 
 def test_a_finished_table_leaves_the_live_set_but_serves_status_replay_and_sockets(
         server: ServerThread) -> None:
-    t = create_table(server.base, "president", ["bot:random"] * 3 + ["human"], players=4,
+    t = create_table(server.base, "president", ["bot:easy"] * 3 + ["human"], players=4,
                      seed=SEED)
     code = t["code"]
     token = join(server.base, code, "me")["token"]

@@ -113,10 +113,9 @@ def test_new_table_defaults_and_seat_specs(server: ServerThread) -> None:
     assert [(s["kind"], s["bot"]) for s in t["seats"]] == [("human", None)] + \
         [("bot", "medium")] * 4
     assert t["names"] == ["Seat 1", "Anna", "Ben", "Clara", "David"]
-    for seats in (["human", "bot:hard"], ["human", "bot:easy"], ["human", "bot:ismcts:20"]):
+    for seats in (["human", "bot:hard"], ["human", "bot:easy"]):
         assert create_table(server.base, "hockey", seats)["seats"][1]["bot"] == seats[1][4:]
-    for seats, wanted in (
-            (["human", "bot:nope"], "unknown bot 'nope' for hockey"),
+    for seats, wanted in (  # a client chooses a level only (tests/server/test_bot_limits.py)
             (["human"], "'seats' must list 2 entries: 'human' or 'bot:LEVEL' "
                         "(easy, medium, hard)."),
             (["human", "robot"], "Seat 2: 'robot' is not 'human' or 'bot:LEVEL'.")):

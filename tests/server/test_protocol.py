@@ -208,7 +208,7 @@ def quick_grace(tmp_path_factory: pytest.TempPathFactory):
 def test_disconnected_seat_is_played_by_a_bot_until_reconnect(quick_grace: ServerThread
                                                              ) -> None:
     server = quick_grace
-    t = create_table(server.base, "president", ["human", "human", "bot:random", "bot:random"],
+    t = create_table(server.base, "president", ["human", "human", "bot:easy", "bot:easy"],
                      players=4, seed=9)
     code = t["code"]
     j0, j1 = join(server.base, code, "a"), join(server.base, code, "b")
@@ -265,8 +265,8 @@ def test_move_clock_plays_for_a_seat_that_lets_it_pass(tmp_path_factory: pytest.
                        grace_seconds=1000, move_clock=0.2, messages_per_second=1000,
                        message_burst=1000)
     with ServerThread(cfg) as server:
-        t = create_table(server.base, "president", ["human", "human", "bot:random",
-                                                    "bot:random"], players=4, seed=5)
+        t = create_table(server.base, "president", ["human", "human", "bot:easy",
+                                                    "bot:easy"], players=4, seed=5)
         code = t["code"]
         joins = [join(server.base, code, "a"), join(server.base, code, "b")]
 

@@ -384,6 +384,32 @@ def test_a_tie_goes_to_the_seeded_tie_break(store: Store) -> None:
         assert race(store, seed, 0.1) == [(A, "play G3"), *expected]
 
 
+def test_whether_another_person_holds_a_card_does_not_change_the_hold(store: Store) -> None:
+    """No timing side channel (issue 41, item 9). A and C are people, B and D bots; C has
+    no Politix call left. A plays G3 (bot B is due) and calls Politix out of turn. Whether
+    C holds the other G3 (and so could throw it in, racing A) is hidden: the public view
+    is the same either way. A's call is held for the race window in both cases, so its
+    ack's latency tells A nothing about C's hand."""
+    def held(c_holds_g3: bool) -> tuple[bool, str]:
+        rt = position_table(store, bots={B: "easy", D: "easy"})
+        pos = json.loads(json.dumps(POSITION))
+        hands = pos["state"]["seats"]
+        for seat, calls in enumerate([1, 1, 0, 1]):
+            hands[seat]["politix_left"] = calls
+        if not c_holds_g3:  # B's hand and C's swapped: the same sizes, nothing shown
+            hands[B]["hand"], hands[CC]["hand"] = hands[CC]["hand"], hands[B]["hand"]
+        st = rt.state = load_position(pos)
+        st.apply(A, st.game.action_from_json("play G3"))
+        assert st.to_act() == (B,)
+        assert (CC in st.out_of_turn()) is c_holds_g3  # the hidden difference
+        return rt._contested(A, st.game.action_from_json("politix")), \
+            json.dumps(st.view(A), sort_keys=True)
+
+    (holds_with, seen_with), (holds_without, seen_without) = held(True), held(False)
+    assert seen_with == seen_without  # what A may know is the same
+    assert holds_with and holds_without
+
+
 def test_race_window_order() -> None:
     async def test(loop: ManualClockLoop) -> None:
         w = RaceWindow(1.15)

@@ -78,7 +78,7 @@ def test_a_whole_server_game_on_each_backend(db_url: str) -> None:
         lobby = Lobby(cfg)
         try:
             rt = await lobby.create({"game": "president", "players": 4, "seed": 3,
-                                     "seats": ["bot:random"] * 4}, "me")
+                                     "seats": ["bot:easy"] * 4}, "me")
             # the bots play in the table's driver, which returns when the game is over;
             # the limit only keeps a broken table from hanging the suite
             assert rt._driver is not None

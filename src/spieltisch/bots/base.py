@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, ClassVar, cast
 
 from ..core.game import Check, Deadline, Game, State
@@ -51,12 +54,54 @@ class Observation:
     def move_number(self) -> int:
         return self._state.move_number
 
+    def detached(self) -> Observation:
+        """The same window on a copy of the state (for a second reader while a first one,
+        an abandoned search, still reads this one)."""
+        return Observation(self._state.clone(), self.seat, self.required)
+
     def sample_state(self, rng: random.Random) -> State[Any]:
         """A determinisation: a full state consistent with this seat's view, for search
         (it does not record events: ``State.record_events``)."""
         state = self._state.determinise(self.seat, rng)
         state.record_events = False
         return state
+
+
+class Halt:
+    """When the decision under way must end, as its runner says (``server.thinking``):
+    ``at`` on ``time.perf_counter``'s clock, or at once when ``cancelled`` is set (from
+    any thread). A bot that searches checks ``due()`` between simulations and answers
+    with what it found so far; a quick bot never needs to."""
+
+    __slots__ = ("at", "cancelled")
+
+    def __init__(self, at: float = math.inf) -> None:
+        self.at = at
+        self.cancelled = False
+
+    def due(self) -> bool:
+        return self.cancelled or time.perf_counter() >= self.at
+
+
+_halts = threading.local()
+
+
+def current_halt() -> Halt | None:
+    """The ``Halt`` of the decision this thread runs (None: nobody set one, as in the
+    CLI, the lab and tournaments, where a bot's own budget alone bounds it)."""
+    halt: Halt | None = getattr(_halts, "halt", None)
+    return halt
+
+
+@contextmanager
+def halting(halt: Halt) -> Iterator[Halt]:
+    """Run the decisions of this block under ``halt`` (this thread only)."""
+    before = getattr(_halts, "halt", None)
+    _halts.halt = halt
+    try:
+        yield halt
+    finally:
+        _halts.halt = before
 
 
 def outlasts(mean: float, seconds: float) -> float:

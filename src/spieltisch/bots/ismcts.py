@@ -92,6 +92,10 @@ Budget: ``budget`` simulations per decision (the bot spec ``ismcts:200``;
 ``react_budget`` for out-of-turn chances, by default the same), or
 ``ms`` milliseconds of wall time (``ismcts::ms=50``; non-deterministic), or both
 (whichever ends first).
+Whoever runs the bot may end a search sooner: a ``Halt`` set for the thread
+(``bots.base.halting``; the server's runner sets one per decision, ``server.thinking``)
+is checked after every simulation, and when it is due (its time passed, or it was
+cancelled) the search answers with what it found so far (``last_search["halted"]``).
 
 Rollout policy: by default (``rollout="auto"``) rollouts are played by the game's
 heuristic bot (``game.bots()["heuristic"]``) for every seat, each action replaced
@@ -122,7 +126,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.game import ConfigError, Game, State
-from .base import Bot, Observation
+from .base import Bot, Observation, current_halt
 
 #: The bot's pseudo-action "decline this out-of-turn chance".
 WAIT = -1
@@ -260,6 +264,8 @@ class ISMCTSBot(Bot):
         self._rollout_actions = 0
         self._rollout_bots = self._new_rollout_bots()
         self._hint = self._policy_choice(obs, options)
+        halt = current_halt()  # the runner's stop condition, if any (module docstring)
+        halted = False
         while sims < limit:
             state = obs.sample_state(rng)
             if not sims:
@@ -267,6 +273,9 @@ class ISMCTSBot(Bot):
             self._iterate(state, root, options)
             sims += 1
             if stop != math.inf and time.perf_counter() >= stop:
+                break
+            if halt is not None and halt.due():
+                halted = True
                 break
         base = self.seat * self._k + 1
         best = options[0]
@@ -279,7 +288,8 @@ class ISMCTSBot(Bot):
             if key > best_key:
                 best, best_key = a, key
         self.last_search = {"simulations": sims, "seconds": time.perf_counter() - start,
-                            "rollout_actions": self._rollout_actions}
+                            "rollout_actions": self._rollout_actions,
+                            "halted": 1.0 if halted else 0.0}
         return best
 
     def _new_rollout_bots(self) -> list[Bot]:

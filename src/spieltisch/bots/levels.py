@@ -112,6 +112,31 @@ def make_seat_bot(game: Game, spec: str, seat: int, seed: int | None) -> Bot:
     return make_bot(game, spec, seat, seed)
 
 
+def stored_level(spec: str | None) -> Level:
+    """The level a server plays a stored bot seat at (``SeatRow.bot``). Clients choose
+    only levels (``server.lobby``), but a table stored before that rule may name any
+    spec (``ismcts:2000000000``, ``ismcts::ms=1e12``): it loads at the level of its
+    kind of bot, never with its own numbers, and never fails: ``random`` is easy,
+    ``ismcts`` hard, any other spec (``heuristic``, a game's own bot, one that no longer
+    parses) medium; no spec is easy (the server's default bot, ``random``)."""
+    if spec is None:
+        return Level.EASY
+    if is_level(spec):
+        return Level(spec)
+    name = spec.strip().partition(":")[0]
+    return {"random": Level.EASY, "ismcts": Level.HARD}.get(name, Level.MEDIUM)
+
+
+def fallback_bot(game: Game, spec: str | None, seat: int, seed: int | None) -> Bot:
+    """The quick bot that decides for a seat whose bot ran past the server's cap on a
+    decision (``server.thinking``): its level's own bot when that is quick (easy), else
+    the medium one (a rule of thumb decides in microseconds). Seeded apart from the
+    seat's bot."""
+    quick = Level.EASY if stored_level(spec) is Level.EASY else Level.MEDIUM
+    return make_bot(game, bot_spec(game, quick), seat,
+                    None if seed is None else seed ^ 0x5EED_FA11)
+
+
 def offered(lang: str | None) -> list[dict[str, str]]:
     """The levels as the lobby offers them: ``level``, ``label`` and ``about`` in ``lang``."""
     tr = translator(lang, "core")
@@ -121,4 +146,5 @@ def offered(lang: str | None) -> list[dict[str, str]]:
 
 __all__ = ["ABOUT", "DEFAULT_HARD_BUDGET", "HARD_BUDGETS", "HARD_MS", "LABELS", "REACT_SHARE",
            "Level",
-           "bot_spec", "hard_budget", "is_level", "make_seat_bot", "offered"]
+           "bot_spec", "fallback_bot", "hard_budget", "is_level", "make_seat_bot", "offered",
+           "stored_level"]

@@ -47,6 +47,11 @@ def serve(
              "times as many (0: no limit)", min=0)] = 20.0,
     joins_per_minute: Annotated[float, typer.Option(
         help="seats one client address may take per minute (0: no limit)", min=0)] = 30.0,
+    max_sockets_per_client: Annotated[int, typer.Option(
+        help="WebSockets one client address may have open at once (0: no limit)",
+        min=0)] = 50,
+    max_spectators: Annotated[int, typer.Option(
+        help="spectators one table may have at once (0: no limit)", min=0)] = 200,
     origin: Annotated[list[str] | None, typer.Option(
         help="another origin (https://cards.example.org) whose pages may create and join "
              "tables and play; repeatable (the server's own origin always may)")] = None,
@@ -94,6 +99,8 @@ def serve(
                           http_requests_per_second=http_requests_per_second,
                           http_burst=max(60, int(http_requests_per_second * 6)),
                           joins_per_minute=joins_per_minute,
+                          max_sockets_per_client=max_sockets_per_client,
+                          max_spectators=max_spectators,
                           allowed_origins=list(origin or []),
                           forwarded_allow_ips=[a.strip() for a in forwarded_allow_ips.split(",")
                                                if a.strip()],

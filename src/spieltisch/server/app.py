@@ -256,6 +256,7 @@ async def ws_endpoint(ws: WebSocket) -> None:
     await ws.accept()
     code = ws.path_params["code"].upper()
     conn = Conn(ws.send, _client(ws))
+    conn.hangup = lambda code, reason: ws.close(code=code, reason=reason)
     conn.lang = request_language(ws)
     tr = conn.tr
     cluster = lobby.cluster

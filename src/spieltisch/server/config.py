@@ -60,6 +60,19 @@ class ServerConfig:
     #: Sustained messages per second per connection, and the burst allowed above it.
     messages_per_second: float = 20.0
     message_burst: int = 60
+    #: ``state`` and ``lang`` requests per second per connection, each (a snapshot may
+    #: be a long game's whole history): one more within the second is refused with
+    #: ``too_many_snapshots``; 0 = no limit.
+    snapshots_per_second: float = 1.0
+    #: WebSockets open at once from one client address (past it a new one is closed
+    #: with 1008 and ``too_many_sockets``); 0 = no limit.
+    max_sockets_per_client: int = 50
+    #: Spectators of one table at once (past it a spectator's ``hello`` is refused with
+    #: ``too_many_spectators`` and its socket closed with 1008); 0 = no limit.
+    max_spectators: int = 200
+    #: Narrated histories a table keeps for its snapshots (per reader and language
+    #: asked for; the least recently asked for goes first: ``server.history``).
+    histories_per_table: int = 16
     #: Unfinished tables one client address may have created.
     max_tables_per_client: int = 20
     #: Idempotence memory: client message ids remembered per seat.
@@ -93,6 +106,15 @@ class ServerConfig:
     #: Threads in which bots whose decisions are not quick think (a search bot), for the
     #: whole server; quick ones decide in a thread of their own (``server.thinking``).
     bot_threads: int = 2
+    #: Seconds of wall time a bot decision may take at most (``server.thinking``): the
+    #: bot is asked to answer at 80 % of it, and past it the decision is abandoned and
+    #: the seat's quick fallback bot answers (docs/server.md, "Bot levels").
+    bot_cap: float = 2.5
+    #: Clients may ask for any bot spec (``bot:ismcts:200``), not only the levels
+    #: ``easy``, ``medium`` and ``hard``, and stored specs are played as they are, not
+    #: as their level: for a test or a lab on one's own machine, never a public server
+    #: (a spec's budget is the client's to choose; the cap above still holds).
+    any_bot_spec: bool = False
     #: Quick bots decide on the event loop itself: the least CPU, for a server with cores
     #: of its own (on cores that other work keeps busy, latency was worse).
     bot_inline: bool = False

@@ -8,6 +8,12 @@ header must come from the server's own origin (scheme and ``Host`` of the reques
 one of ``allowed_origins``: a page elsewhere cannot create or join tables, or play,
 in its visitors' names. Clients that send no ``Origin`` (scripts, bots) are not
 browsers acting for somebody else and pass.
+
+WebSockets: one client address may hold ``max_sockets_per_client`` open at once (one
+more is accepted, told ``too_many_sockets`` and closed with 1008 and the reason); a
+handshake for a code that names no table (closed with 4404) spends one request of the
+address's HTTP budget, and while that budget is empty a handshake is refused (403)
+before the table is looked up.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import json
 import time
 from urllib.parse import parse_qs
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..i18n import N_, language_from_accept
 from .config import ServerConfig
@@ -24,6 +30,8 @@ from .texts import language, server_tr
 
 #: Methods that change nothing (the Origin check leaves them alone).
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: The close code of a WebSocket for a code that names no table (``app.ws_endpoint``).
+NO_TABLE = 4404
 
 
 class RateLimit:
@@ -46,6 +54,11 @@ class RateLimit:
             self.tokens -= 1
             return True
         return False
+
+    def wait(self) -> float:
+        """Seconds until ``allow`` will be true (0: now)."""
+        self._refill()
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
 
     def full(self) -> bool:
         """Refilled to the brim: its client has been quiet long enough to be forgotten."""
@@ -74,6 +87,14 @@ class Buckets:
                 self.by_client = {k: b for k, b in self.by_client.items() if not b.full()}
             bucket = self.by_client[client] = RateLimit(self.rate, self.burst)
         return bucket.allow()
+
+    def empty(self, client: str) -> bool:
+        """Whether ``client`` has no request left just now (nothing is taken)."""
+        bucket = self.by_client.get(client) if self.rate > 0 else None
+        if bucket is None:
+            return False
+        bucket._refill()
+        return bucket.tokens < 1
 
 
 def client_address(scope: Scope) -> str:
@@ -109,6 +130,9 @@ class Guard:
         self.app = app
         self.allowed = {o.rstrip("/").lower() for o in config.allowed_origins}
         self.requests = Buckets(config.http_requests_per_second, config.http_burst)
+        self.max_sockets = config.max_sockets_per_client
+        #: WebSockets open per client address.
+        self.sockets: dict[str, int] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -126,12 +150,50 @@ class Guard:
                 N_("Requests from pages at {origin} are not accepted here."),
                 origin=origin[:100]))
             return
-        if scope["type"] == "http" and not self.requests.allow(client_address(scope)):
+        if scope["type"] == "websocket":
+            await self._socket(scope, receive, send, headers)
+            return
+        if not self.requests.allow(client_address(scope)):
             await _refuse(send, 429, "rate_limited", server_tr(_language(scope, headers)).gettext(
                 N_("Too many requests from your address: wait a moment and try again.")),
                           retry_after=True)
             return
         await self.app(scope, receive, send)
+
+    async def _socket(self, scope: Scope, receive: Receive, send: Send,
+                      headers: dict[str, str]) -> None:
+        """A WebSocket, counted against its address's cap and HTTP budget."""
+        client = client_address(scope)
+        if self.requests.empty(client):  # closing before accepting answers 403
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        if 0 < self.max_sockets <= self.sockets.get(client, 0):
+            tr = server_tr(_language(scope, headers))
+            if (await receive())["type"] != "websocket.connect":
+                return
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.send", "text": json.dumps({
+                "type": "error", "code": "too_many_sockets", "message": tr.format(
+                    N_("Your address has {n} connections open, as many as it may: close "
+                       "one first."), n=self.max_sockets)})})
+            await send({"type": "websocket.close", "code": 1008,
+                        "reason": "too many connections from your address"})
+            return
+
+        async def counted(message: Message) -> None:
+            if message["type"] == "websocket.close" and message.get("code") == NO_TABLE:
+                self.requests.allow(client)  # a code that names no table: one request
+            await send(message)
+
+        self.sockets[client] = self.sockets.get(client, 0) + 1
+        try:
+            await self.app(scope, receive, counted)
+        finally:
+            left = self.sockets[client] - 1
+            if left:
+                self.sockets[client] = left
+            else:
+                del self.sockets[client]
 
 
 async def _refuse(send: Send, status: int, code: str, message: str,

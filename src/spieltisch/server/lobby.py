@@ -312,6 +312,14 @@ class Lobby:
             if s == "human":
                 seats.append(SeatRow(i, "human"))
             elif isinstance(s, str) and s.startswith("bot:"):
+                # a level; any spec only where the operator allows it (``any_bot_spec``):
+                # a spec's budget would be the client's to choose (issue 41)
+                if not levels.is_level(s[4:]) and not self.config.any_bot_spec:
+                    raise LobbyError("bad_bot", N_("Seat {seat}: {spec} is not a bot level "
+                                                   "of this server: choose 'bot:easy', "
+                                                   "'bot:medium' or 'bot:hard'."),
+                                     {"levels": [lv.value for lv in levels.Level]},
+                                     seat=i + 1, spec=repr(s)[:80])
                 levels.make_seat_bot(game, s[4:], i, 0)  # validates the level or bot spec
                 seats.append(SeatRow(i, "bot", s[4:]))
             else:
@@ -391,9 +399,11 @@ class Lobby:
             seats = []
             for s in row.seats:
                 seat = rotated(s.seat, n)
-                if s.kind == "bot":
+                if s.kind == "bot":  # a spec stored before levels only: its level
                     name = names[s.seat] if names[s.seat] in BOT_NAMES else ""
-                    seats.append(SeatRow(seat, "bot", s.bot, name))
+                    bot = s.bot if self.config.any_bot_spec \
+                        else levels.stored_level(s.bot).value
+                    seats.append(SeatRow(seat, "bot", bot, name))
                 else:
                     token = rematch_token(offer.accepted[s.seat], code)
                     seats.append(SeatRow(seat, "human", None, s.name, hash_token(token)))

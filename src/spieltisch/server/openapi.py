@@ -132,8 +132,10 @@ SCHEMA: dict[str, Any] = {
             "game": {"type": "string", "description": "required unless 'position' is given"},
             "players": {"type": "integer"},
             "options": {"type": "object"},
-            "seats": {"type": "array", "description": "default: human, then bot:medium",
-                      "items": {"type": "string", "pattern": "^(human|bot:.+)$"}},
+            "seats": {"type": "array", "description": "default: human, then bot:medium; "
+                      "a bot seat names a level (any other spec: 400 bad_bot)",
+                      "items": {"type": "string",
+                                "pattern": "^(human|bot:(easy|medium|hard))$"}},
             "practice": {"type": "boolean", "description":
                          "a private practice table: only the creator's address may join"},
             "seed": {"type": "integer", "minimum": 0, "maximum": 2**62 - 1,

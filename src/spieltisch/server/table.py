@@ -31,7 +31,7 @@ from typing import Any
 from .. import narration
 from ..bots import make_bot
 from ..bots.base import Bot, Observation
-from ..bots.levels import make_seat_bot
+from ..bots.levels import fallback_bot, make_seat_bot, stored_level
 from ..bots.pacing import BotClock, Moment, level_of
 from ..core.game import (
     CLOCK,
@@ -49,6 +49,8 @@ from ..i18n import N_, Translator
 from ..replay import Replay
 from ..timers import Key, Timers, key_of
 from .config import ServerConfig
+from .guard import RateLimit
+from .history import Histories, Narrated, off_loop
 from .rematch import CLOSED, DECLINED, OPEN, STARTED, RematchOffer, rematch_token, rotated
 from .store import SeatRow, StorageError, Store, TableRow
 from .texts import action_labels, log_lines, seat_names, server_tr
@@ -81,6 +83,13 @@ class Conn:
         self.address = address
         self.seat: int | None = None
         self.bound = False
+        #: Ends the connection with a WebSocket close code and reason (a refused
+        #: spectator); None where the socket is not this node's (a cluster relay).
+        self.hangup: Callable[[int, str], Awaitable[None]] | None = None
+        #: The budget of its ``state`` and ``lang`` requests, and whether a snapshot
+        #: that waits for it is coming (``TableRuntime.request_state``).
+        self.snapshots: RateLimit | None = None
+        self.snapshot_coming = False
         self.closed = False
         #: The language this connection reads (``?lang=``, the ``lang`` message).
         self.lang = "en"
@@ -240,7 +249,8 @@ class TableRuntime:
         self.race_rng = random.Random(row.seed ^ 0x7ACE)
         #: Where the bots decide: quick kinds apart from slow ones (``thinking``), never
         #: behind other work in the loop's default pool.
-        self.thinker: BotRunner = shared_runner(config.bot_threads, config.bot_inline)
+        self.thinker: BotRunner = shared_runner(config.bot_threads, config.bot_inline,
+                                                config.bot_cap)
         #: In a cluster: whether this node may still write the table's log (its lease
         #: holds); an action met when it may not is refused as a storage failure.
         self.fence: Callable[[], bool] | None = None
@@ -254,11 +264,20 @@ class TableRuntime:
         #: Per person seat, the token its connections said ``hello`` with (in memory only):
         #: the rematch's seat token is derived from it (``rematch_token``).
         self._tokens: dict[int, str] = {}
+        #: The narrated histories the snapshots copy, per reader and language asked for
+        #: (``history``): kept as actions are applied, at most ``histories_per_table``.
+        self.histories = Histories(self.game, lambda: self.row.first_state(self.game),
+                                   config.histories_per_table)
+        #: Per bot seat, the quick bot that answers when its bot runs past the cap.
+        self.fallbacks: dict[int, Bot] = {}
         for s in row.seats:
-            if s.kind == "bot":
-                self.bots[s.seat] = make_seat_bot(self.game, s.bot or "random", s.seat,
-                                                  row.seed + 7919 * (s.seat + 1))
-                self.bot_clocks[s.seat] = self._bot_clock(s.seat, s.bot)
+            if s.kind == "bot":  # a stored spec plays as its level (``stored_level``)
+                spec = (s.bot or "random") if config.any_bot_spec \
+                    else stored_level(s.bot).value
+                seed = row.seed + 7919 * (s.seat + 1)
+                self.bots[s.seat] = make_seat_bot(self.game, spec, s.seat, seed)
+                self.fallbacks[s.seat] = fallback_bot(self.game, spec, s.seat, seed)
+                self.bot_clocks[s.seat] = self._bot_clock(s.seat, spec)
 
     def _bot_clock(self, seat: int, spec: str | None) -> BotClock:
         """The delays of the bot at ``seat``: its level's, from a generator of its own."""
@@ -472,28 +491,46 @@ class TableRuntime:
     def snapshot(self, seat: int | None, kind: str = "state", lang: str = "en"
                  ) -> dict[str, Any]:
         """The full picture ``seat`` may have (welcome, start, state) in ``lang``, with
-        the whole history it saw told in ``log`` (a reload or a late join sees it all)."""
+        the whole history it saw told in ``log`` (a reload or a late join sees it all).
+        What is sent is ``snapshot_text``, the same message encoded."""
+        msg, told = self._snapshot(seat, kind, lang)
+        msg["log"] = [] if told is None else told.lines()
+        return msg
+
+    def snapshot_text(self, seat: int | None, kind: str = "state", lang: str = "en") -> str:
+        """``snapshot`` encoded, at the cost of what is new since the last one: the
+        history is the kept one's text (``history``), only the rest is encoded."""
+        msg, told = self._snapshot(seat, kind, lang)
+        if told is None:
+            msg["log"] = []
+            return json.dumps(msg)
+        return json.dumps(msg)[:-1] + ', "log": [' + told.text() + "]}"
+
+    def _snapshot(self, seat: int | None, kind: str, lang: str
+                  ) -> tuple[dict[str, Any], Narrated | None]:
+        """The snapshot without its ``log``, and the kept history it carries (None
+        before the game starts): every event so far as ``seat`` saw it, one log line
+        each, the opening deal (index -1) first (``history``)."""
         names = self.names(lang)
         msg: dict[str, Any] = {"type": kind, "code": self.row.code, "seat": seat,
                                "status": self.row.status, "index": len(self.log),
-                               "names": names, "log": []}
-        if self.state is not None:
-            ctx = self._context(names, lang, seat)
-            msg["log"] = self._history(seat, ctx)
-            msg.update(self._seat_part(seat, ctx=ctx))
-        return msg
+                               "names": names}
+        if self.state is None:
+            return msg, None
+        ctx = self._context(names, lang, seat)
+        told = self.histories.get(lang, ctx, self.log)
+        msg.update(self._seat_part(seat, ctx=ctx))
+        return msg, told
 
-    def _history(self, seat: int | None, ctx: narration.Context) -> list[dict[str, Any]]:
-        """Every event so far as ``seat`` saw it, one log line each: the opening deal
-        (index -1), then each action's. The events are replayed from the seed and the log
-        (a few ms for a long game) rather than kept: they would double a table's memory."""
-        state = self.row.first_state(self.game)
-        # the deal before the first action (index -1), then every action's events
-        lines = log_lines(self.game, -1, state.opening, seat, ctx)
-        for index, (actor, text) in enumerate(self.log):
-            events = state.apply(actor, self.game.action_from_json(text))
-            lines += log_lines(self.game, index, events, seat, ctx)
-        return lines
+    async def history_ready(self, seat: int | None, lang: str) -> None:
+        """Have the history of ``seat`` in ``lang`` kept before a snapshot needs it:
+        narrated in the history thread, off the event loop, if it is not (a late
+        spectator of a long game), once for all who ask at the same time."""
+        if self.state is not None:
+            ctx = self._context(self.names(lang), lang, seat)
+            await self.histories.ready(lang, ctx, self.log)
+            if self._sheet is None and self.state.is_over():  # replays the game once
+                await off_loop(self.score_sheet)
 
     def _seat_part(self, seat: int | None,
                    deadlines: list[dict[str, Any]] | None = None,
@@ -533,6 +570,7 @@ class TableRuntime:
 
     def _broadcast(self, actor: int, action: Any, events: list[Event]) -> None:
         index = len(self.log) - 1  # the position of this action in the log
+        self.histories.applied(index, events)  # the kept histories grow by its lines
         # one view and one encoding per seat and language (spectators share)
         per_seat: dict[tuple[int | None, str], str] = {}
         names: dict[str, list[str]] = {}  # per language
@@ -549,7 +587,8 @@ class TableRuntime:
                     "type": "update", "index": index,
                     "seat": actor if actor != CLOCK else None,
                     "events": [e.for_seat(c.seat) for e in events],
-                    "log": log_lines(self.game, index, events, c.seat, ctx),
+                    "log": self.histories.lines_of(c.lang, ctx, index)
+                    or log_lines(self.game, index, events, c.seat, ctx),
                 }
                 if c.seat is not None and c.seat == actor:
                     msg["action"] = action
@@ -817,7 +856,8 @@ class TableRuntime:
         obs = Observation(st.clone(), seat, required=required)
         self.thinking.add(seat)
         try:
-            action = await self.thinker.decide(bot, bot.act if required else bot.react, obs)
+            action = await self.thinker.decide(bot, bot.act if required else bot.react, obs,
+                                               self.fallbacks.get(seat))
         except Exception:  # a bot bug must not stop the table
             log.exception("table %s: the bot of seat %d failed", self.code, seat)
             self._answered[seat] = epoch
@@ -1079,12 +1119,17 @@ class TableRuntime:
     def _contested(self, seat: int, action: int) -> bool:
         """An out-of-turn ``action`` of ``seat`` that another person could race now. An
         attempt the game refuses outright (a seat whose turn it is not, at a turn-based
-        table) races nobody: it is refused at once and holds up nobody's turn."""
+        table) races nobody: it is refused at once and holds up nobody's turn.
+
+        Whether another seat may act out of turn can rest on its hidden cards (who holds
+        the card to throw in), so that is not asked: any other person at the table could
+        race. Else the hold itself — an ack now or a race window later — would tell the
+        actor what another's hand holds (issue 41, item 9)."""
         st = self.state
         assert st is not None
         if seat in st.to_act():
             return False
-        if not any(s != seat and self._person_plays(s) for s in st.may_act()):
+        if not any(s != seat and self._person_plays(s) for s in range(st.num_players)):
             return False
         return st.judge(seat, action).verdict is not Verdict.ILLEGAL
 
@@ -1316,20 +1361,35 @@ class TableRuntime:
             self._notify_seats()
             self._wake.set()
 
+    def _seats_text(self, lang: str) -> str:
+        info = self.public_info(lang)
+        return json.dumps({"type": "seats", "seats": info["seats"], "names": info["names"],
+                           "not_ready": info["not_ready"]})
+
     def _notify_seats(self) -> None:
+        """Every connection hears who sits where. Only seats change it: a spectator who
+        comes is told alone (``attach``), one who goes changes nothing, so a crowd of
+        spectators costs one message each, not one to everybody per arrival."""
         per_lang: dict[str, str] = {}  # one encoding per language
         for c in self.conns:
             if c.bound:
                 if c.lang not in per_lang:
-                    info = self.public_info(c.lang)
-                    per_lang[c.lang] = json.dumps({"type": "seats", "seats": info["seats"],
-                                                   "names": info["names"],
-                                                   "not_ready": info["not_ready"]})
+                    per_lang[c.lang] = self._seats_text(c.lang)
                 c.send(per_lang[c.lang])
 
-    async def attach(self, conn: Conn, seat: int | None, token: str | None = None) -> None:
-        """Bind ``conn`` to ``seat`` (its ``token``) or to nobody (a spectator)."""
+    def spectators(self) -> int:
+        return sum(1 for c in self.conns if c.bound and c.seat is None)
+
+    async def attach(self, conn: Conn, seat: int | None, token: str | None = None) -> bool:
+        """Bind ``conn`` to ``seat`` (its ``token``) or to nobody (a spectator); False
+        (nothing done) for a spectator past ``max_spectators``."""
+        cap = self.config.max_spectators
+        if seat is None and 0 < cap <= self.spectators():
+            return False
+        await self.history_ready(seat, conn.lang)  # off the loop, before the lock
         async with self.lock:
+            if seat is None and 0 < cap <= self.spectators():
+                return False
             conn.seat = seat
             conn.bound = True
             self.conns.add(conn)
@@ -1341,16 +1401,66 @@ class TableRuntime:
                     h.cancel()
                 self.subs.pop(seat, None)
                 self._expect_ready(seat)
-            conn.send(self.snapshot(seat, "welcome", conn.lang))
+            conn.send(self.snapshot_text(seat, "welcome", conn.lang))
             self._start_pings(conn)
-            self._notify_seats()
+            if seat is None:  # nothing changed for the others
+                conn.send(self._seats_text(conn.lang))
+            else:
+                self._notify_seats()
+            return True
 
     async def set_language(self, conn: Conn, lang: str) -> None:
         """Switch a connection's language; a bound one gets a fresh ``state`` in it."""
+        if conn.bound:
+            await self.history_ready(conn.seat, lang)
         async with self.lock:
             conn.lang = lang
             if conn.bound:
-                conn.send(self.snapshot(conn.seat, "state", lang))
+                conn.send(self.snapshot_text(conn.seat, "state", lang))
+
+    async def send_state(self, conn: Conn) -> None:
+        """A fresh ``state`` for ``conn`` in its language."""
+        await self.history_ready(conn.seat, conn.lang)
+        async with self.lock:
+            if not conn.closed:
+                conn.send(self.snapshot_text(conn.seat, "state", conn.lang))
+
+    async def request_state(self, conn: Conn, lang: str | None = None) -> None:
+        """A ``state`` request (``lang``: a ``lang`` one, which switches the language
+        first). A connection gets ``snapshots_per_second`` snapshots (burst 2): one
+        asked for beyond them is not refused but coalesced, with any more asked for
+        meanwhile, into one ``state`` sent when the budget allows (in the language the
+        connection has then), so a flood of requests costs one snapshot a second."""
+        if lang is not None:
+            conn.lang = lang
+        if not conn.bound:
+            return
+        rate = self.config.snapshots_per_second
+        if rate <= 0:
+            await self.send_state(conn)
+            return
+        if conn.snapshots is None:
+            conn.snapshots = RateLimit(rate, 2)
+        if conn.snapshot_coming:
+            return  # the snapshot that is coming answers this one too
+        wait = conn.snapshots.wait()
+        if wait <= 0:
+            conn.snapshots.allow()
+            await self.send_state(conn)
+            return
+        conn.snapshot_coming = True
+
+        async def later() -> None:
+            try:
+                await asyncio.sleep(wait)
+            finally:
+                conn.snapshot_coming = False
+            if not conn.closed and conn in self.conns:
+                assert conn.snapshots is not None
+                conn.snapshots.allow()
+                await self.send_state(conn)
+
+        self._spawn(later())
 
     async def expire_waiting(self) -> bool:
         """Give up a table still waiting for players (the lobby's ``waiting_expiry``): it
@@ -1377,7 +1487,7 @@ class TableRuntime:
             if conn.bound and seat is not None and self.row.status == "playing" \
                     and not any(c.seat == seat for c in self.conns):
                 self._start_grace(seat)
-            if conn.bound:
+            if conn.bound and seat is not None:  # a spectator's going changes nothing
                 self._notify_seats()
 
     # -- the end: the score sheet and the rematch ---------------------------------------------

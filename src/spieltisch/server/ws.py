@@ -117,7 +117,14 @@ async def dispatch(rt: TableRuntime, conn: Conn, msg: dict[str, Any],
             return
         token = msg.get("token")
         if token is None:
-            await rt.attach(conn, None)
+            if not await rt.attach(conn, None):
+                reason = tr.format(N_("This table has {n} spectators, as many as it "
+                                      "takes: try again later."),
+                                   n=rt.config.max_spectators)
+                conn.send(err("too_many_spectators", reason))
+                if conn.hangup is not None:
+                    await conn.flush()
+                    await conn.hangup(1008, f"too many spectators at {rt.code}")
             return
         seat = rt.seat_of_token(token)
         if seat is None:
@@ -138,14 +145,13 @@ async def dispatch(rt: TableRuntime, conn: Conn, msg: dict[str, Any],
         if not conn.bound:
             conn.send(err("not_joined", tr.gettext(N_("Send 'hello' first."))))
             return
-        async with rt.lock:
-            conn.send(rt.snapshot(conn.seat, "state", conn.lang))
+        await rt.request_state(conn)
     elif kind == "lang":
         if not isinstance(msg.get("lang"), str):
             conn.send(err("malformed", tr.gettext(
                 N_("A 'lang' message names a language: en, de or nl."))))
             return
-        await rt.set_language(conn, language(msg["lang"]))
+        await rt.request_state(conn, language(msg["lang"]))
     else:
         conn.send(err("unknown_type", tr.format(N_("Unknown message type {type}."),
                                                 type=repr(kind[:40]))))
