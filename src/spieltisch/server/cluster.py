@@ -15,6 +15,13 @@ default): ``lease:CODE`` (the owner's node id, with a time to live), ``node:NODE
 node's heartbeat), ``info`` (a hash of the live tables' lobby entries, refreshed by
 their owners), ``joins:CLIENT:MINUTE`` (join
 counters) and the channels ``n:NODE``. ``docs/server.md`` ("Cluster") has the whole story.
+
+Redis may go away and come back (a restart, a lost connection): every loop that uses it
+waits between its attempts (a bounded exponential back-off with jitter) and never spins;
+the listener subscribes again until Redis confirms the subscription, and a node whose
+channel lapsed makes its relayed clients reconnect (messages sent meanwhile are gone).
+Leaving (SIGTERM) waits for Redis at most ``QUIT_WAIT`` seconds in all.
+``docs/cluster.md`` ("When Redis goes away") has what a deployment sees.
 """
 
 from __future__ import annotations
@@ -24,15 +31,18 @@ import contextlib
 import json
 import logging
 import os
+import random
 import secrets
 import socket
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from starlette.websockets import WebSocket
 
 from .config import ServerConfig
@@ -111,6 +121,44 @@ def _text(reply: bytes | str) -> str:
 
 #: Connections to Redis a node keeps at most, and how long (s) a call waits for one.
 REDIS_CONNECTIONS, REDIS_WAIT = 50, 10.0
+#: How long (s) a Redis call waits to connect, and for its answer: a Redis that stopped
+#: answering (a lost machine, a partition) fails a call instead of hanging it.
+REDIS_SOCKET_TIMEOUT = 5.0
+#: The back-off after failures in a row (s): the listener's and publisher's n-th failure
+#: waits between half and all of ``min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** (n - 1))``; the
+#: round of renewals waits like that from ``lease_renew`` up to ``TICK_BACKOFF_MAX``.
+BACKOFF_FIRST, BACKOFF_MAX, TICK_BACKOFF_MAX = 0.1, 2.0, 1.0
+#: The listener waits at most ``LISTEN_POLL`` (s) for a message before it looks whether it
+#: must subscribe again; Redis confirms a subscription within ``SUBSCRIBE_WAIT`` or the
+#: attempt failed.
+LISTEN_POLL, SUBSCRIBE_WAIT = 1.0, 5.0
+#: A subscription that held this long (s) before it broke starts the back-off afresh.
+LISTEN_STABLE = 10.0
+#: The longest a node leaving (SIGTERM) waits for Redis while it drains, and again while
+#: it closes (s); with Redis away its leases run out instead, and it exits all the same.
+QUIT_WAIT = 3.0
+
+
+def backoff(failures: int, first: float = BACKOFF_FIRST, cap: float = BACKOFF_MAX) -> float:
+    """The wait (s) after ``failures`` failures in a row: exponential, bounded by ``cap``,
+    with jitter (so that nodes do not come back in step)."""
+    bound = min(cap, first * 2 ** min(max(failures, 1) - 1, 30))
+    return bound * random.uniform(0.5, 1.0)
+
+
+async def _within(call: Callable[[], Awaitable[Any]], until: float) -> tuple[bool, Any]:
+    """Run ``call()`` if there is time left before ``until`` (loop time) and it answers
+    before then: (True, its answer), else (False, None). For a node leaving: Redis away
+    must not keep it."""
+    left = until - asyncio.get_running_loop().time()
+    if left <= 0:
+        return False, None
+    try:
+        return True, await asyncio.wait_for(call(), left)
+    except asyncio.CancelledError:
+        raise
+    except Exception:  # Redis away (or slow): a lease runs out, a heartbeat expires
+        return False, None
 
 
 class Cluster:
@@ -125,7 +173,9 @@ class Cluster:
         # A burst (500 tables created at once) waits for one of the pool's connections;
         # redis-py's default pool refuses the 101st at once ("Too many connections").
         self.redis = aioredis.Redis.from_pool(aioredis.BlockingConnectionPool.from_url(
-            config.redis_url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT))
+            config.redis_url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT,
+            socket_timeout=REDIS_SOCKET_TIMEOUT,
+            socket_connect_timeout=REDIS_SOCKET_TIMEOUT))
         self.ttl_ms = int(config.lease_seconds * 1000)
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
@@ -138,11 +188,17 @@ class Cluster:
         self.sockets: defaultdict[str, set[WebSocket]] = defaultdict(set)
         self.calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.draining = False
+        #: Redis did not answer while this node drained (it asks it nothing more).
+        self._redis_away = False
         self._out: list[tuple[str, str]] = []
         self._flusher: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
+        #: Redis confirmed the subscription of ``_pubsub`` (cleared: subscribe again);
+        #: ``_epoch`` counts the subscriptions made.
+        self._listening = False
+        self._epoch = 0
 
     # -- keys ------------------------------------------------------------------------------
     def _lease(self, code: str) -> str:
@@ -159,16 +215,20 @@ class Cluster:
         """Join the cluster: listen on this node's channel, beat, and take over every
         table nobody owns (at a cluster's first start: all of them)."""
         await self.redis.ping()
-        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(self._channel(self.node))
+        await self._subscribe()
         await self._beat()
         loop = asyncio.get_running_loop()
         self._loops = [loop.create_task(self._listen()), loop.create_task(self._tick_loop())]
         await self.scan()
 
     async def close(self) -> None:
-        """Leave the cluster: hand the tables over (if not yet done) and stop."""
-        await self.drain()
+        """Leave the cluster: hand the tables over (if not yet done) and stop. Waits for
+        Redis at most ``QUIT_WAIT`` seconds (and as long while it drains), not at all
+        once the drain found it away."""
+        until = asyncio.get_running_loop().time() + QUIT_WAIT
+        await self.drain(until)
+        if self._redis_away:  # found away while draining: ask it nothing more
+            until = 0.0
         for task in self._loops:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -177,15 +237,16 @@ class Cluster:
         for task in remote:
             task.cancel()
         await asyncio.gather(*remote, return_exceptions=True)
-        if self._flusher is not None:
-            with contextlib.suppress(Exception):
+        await self._flush_now(until)
+        if self._flusher is not None:  # Redis away: what waits is lost
+            self._flusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._flusher
-        with contextlib.suppress(Exception):
-            await self.redis.delete(self._heartbeat(self.node))
-        if self._pubsub is not None:
-            with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
-        await self.redis.aclose()
+        await _within(lambda: self.redis.delete(self._heartbeat(self.node)), until)
+        pubsub, self._pubsub, self._listening = self._pubsub, None, False
+        if pubsub is not None:
+            await _within(pubsub.aclose, max(until, asyncio.get_running_loop().time() + 1))
+        await _within(self.redis.aclose, max(until, asyncio.get_running_loop().time() + 1))
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)
@@ -222,16 +283,35 @@ class Cluster:
         await self.redis.set(self._heartbeat(self.node), b"1", px=self.ttl_ms)
 
     async def _tick_loop(self) -> None:
+        """Every ``lease_renew`` seconds: beat, renew, refresh, check, look for orphans.
+        A round that failed (Redis or the database away) is followed by a longer wait,
+        up to ``TICK_BACKOFF_MAX``; the first failed round is logged in full, then one
+        line now and then, and the round that works again."""
+        every = self.config.lease_renew
+        failures = 0
         while True:
-            await asyncio.sleep(self.config.lease_renew)
-            for step in (self._beat, self.renew, self.refresh_info, self._check_relays,
-                         self._check_remote, self.scan):
+            await asyncio.sleep(backoff(failures, every, max(every, TICK_BACKOFF_MAX))
+                                if failures else every)
+            failed = False
+            for step in (self._beat, self.renew, self.refresh_info, self._check_channel,
+                         self._check_relays, self._check_remote, self.scan):
                 try:
                     await step()
                 except asyncio.CancelledError:
                     raise
-                except Exception:  # Redis or the database away for a moment: next tick
-                    log.exception("cluster: %s failed", step.__name__)
+                except Exception as e:  # Redis or the database away for a moment
+                    failed = True
+                    if failures == 0:
+                        log.exception("cluster: %s failed", step.__name__)
+                    elif failures % 20 == 0:
+                        log.warning("cluster: %s still fails (%d rounds): %s: %s",
+                                    step.__name__, failures, type(e).__name__, e)
+            if failed:
+                failures += 1
+            elif failures:
+                log.warning("cluster: node %s works again after %d failed rounds",
+                            self.node, failures)
+                failures = 0
 
     async def renew(self) -> None:
         """Renew every lease this node holds; a table whose lease was lost (this node
@@ -342,16 +422,23 @@ class Cluster:
                 r.inbox.put_nowait(None)
                 del self.remote[cid]
 
-    async def drain(self) -> None:
+    async def drain(self, until: float | None = None) -> None:
         """Hand every table of this node to the others (SIGTERM): finish what is held in
         a race window, stop writing, release the lease, and ask a live node to take the
-        table over at once; then tell this node's clients to reconnect."""
+        table over at once; then tell this node's clients to reconnect. Waits for Redis
+        until ``until`` (loop time; default ``QUIT_WAIT`` from now) in all: with Redis
+        away the leases run out instead and the others take the tables then."""
         if self.draining:
             return
         self.draining = True
+        if until is None:
+            until = asyncio.get_running_loop().time() + QUIT_WAIT
         peers: list[str] = []
-        with contextlib.suppress(Exception):  # Redis away: the leases run out instead
-            peers = [n for n in await self.nodes() if n != self.node]
+        answered, found = await _within(self.nodes, until)
+        if answered:
+            peers = [n for n in found if n != self.node]
+        else:  # Redis away: ask it nothing more
+            until, self._redis_away = 0.0, True
         codes = list(self.lobby.tables)
         handed: defaultdict[str, list[str]] = defaultdict(list)
         for i, code in enumerate(codes):
@@ -362,16 +449,16 @@ class Cluster:
                 await rt.settle()
                 self.valid_until.pop(code, None)  # no write from here on
             await rt.close()
-            with contextlib.suppress(Exception):
-                await self.release(code)
+            if not (await _within(partial(self.release, code), until))[0]:
+                until, self._redis_away = 0.0, True  # Redis away: its lease runs out
             if peers:
                 handed[peers[i % len(peers)]].append(code)
             self._disconnect(code)
         for code in list(self.lobby.rematching):  # finished: the rematch offer ends here
             rt = self.lobby.rematching.pop(code)
             await rt.close()
-            with contextlib.suppress(Exception):
-                await self.release(code)
+            if not (await _within(partial(self.release, code), until))[0]:
+                until, self._redis_away = 0.0, True
             self._disconnect(code)
         for peer, moved in handed.items():
             self._send(peer, {"k": "adopt", "codes": moved})
@@ -379,7 +466,7 @@ class Cluster:
             self._send(remote.relay, {"k": "end", "c": cid, "code": MOVED})
         for relayed in list(self.relayed.values()):
             self._spawn(_close(relayed.ws, MOVED))
-        await self._flush_now()
+        await self._flush_now(until)
         if codes:  # a warning, so that it shows at uvicorn's default log level
             log.warning("cluster: node %s handed %d tables to %s", self.node, len(codes),
                      ", ".join(handed) or "nobody (they are taken over when their leases "
@@ -479,7 +566,8 @@ class Cluster:
                     break
                 frame = framing.check(message, loop.time())
                 if frame is not None:
-                    self._send(owner, {"k": "msg", "c": cid}, frame.text)
+                    self._send(owner, {"k": "msg", "c": cid, "from": self.node},
+                               frame.text)
         except Exception:  # the client went away
             pass
         finally:
@@ -533,7 +621,9 @@ class Cluster:
                 self._spawn(_close(r.ws, MOVED))
 
     async def _check_remote(self) -> None:
-        """Clients whose relay node died are disconnected here (their seats' grace runs)."""
+        """Clients whose relay node died are disconnected here (their seats' grace runs).
+        The relay is told all the same: a heartbeat is also missing for a moment after
+        Redis restarted empty, and a relay alive must not keep a client nobody serves."""
         remote = list(self.remote.items())
         relays = sorted({r.relay for _, r in remote})
         if not relays:
@@ -542,6 +632,7 @@ class Cluster:
         dead = {n for n, b in zip(relays, beats, strict=True) if b is None}
         for cid, r in remote:
             if r.relay in dead and self.remote.pop(cid, None) is not None:
+                self._send(r.relay, {"k": "end", "c": cid, "code": MOVED})
                 r.inbox.put_nowait(None)
 
     # -- the node's channel ---------------------------------------------------------------
@@ -554,7 +645,10 @@ class Cluster:
             self._flusher = asyncio.get_running_loop().create_task(self._flush())
 
     async def _flush(self) -> None:
-        """Publish what waits, in order, one pipeline per batch."""
+        """Publish what waits, in order, one pipeline per batch. A batch that fails is
+        dropped (the connections it served start over, ``_unsent``) and the next one
+        waits a back-off: Redis away is not hammered, and this never spins."""
+        failures = 0
         try:
             while self._out:
                 batch, self._out = self._out, []
@@ -562,39 +656,171 @@ class Cluster:
                 for channel, data in batch:
                     pipe.publish(channel, data)
                 try:
-                    await pipe.execute()
-                except Exception:
-                    log.exception("cluster: publishing %d messages failed", len(batch))
+                    heard = await pipe.execute()
+                    failures = 0
+                    # a channel nobody listens to (its node subscribing again after a
+                    # lost connection, or dead) dropped the message: as if never sent
+                    self._unsent([m for m, n in zip(batch, heard, strict=True) if not n])
+                except Exception as e:
+                    failures += 1
+                    if failures == 1:
+                        log.exception("cluster: publishing %d messages failed", len(batch))
+                    else:
+                        log.warning("cluster: publishing %d messages failed again (%d): %s",
+                                    len(batch), failures, e)
+                    self._unsent(batch)
+                    await asyncio.sleep(backoff(failures))
         finally:
             self._flusher = None
 
-    async def _flush_now(self) -> None:
+    def _unsent(self, batch: list[tuple[str, str]]) -> None:
+        """Messages that never arrived (not sent, or nobody subscribed to the channel):
+        the relays they belonged to start over (their clients reconnect and get the
+        whole state again); a call fails at once."""
+        for _, data in batch:
+            try:
+                head = json.loads(data.partition("\n")[0])
+            except ValueError:  # pragma: no cover - made by _send
+                continue
+            if "c" in head:
+                self._end_relay(str(head["c"]))
+            elif head.get("k") == "call":
+                fut = self.calls.get(str(head.get("id")))
+                if fut is not None and not fut.done():
+                    fut.set_exception(RedisConnectionError("the call could not be sent"))
+
+    def _end_relay(self, cid: str) -> None:
+        """The relayed connection ``cid`` lost messages: end it on this node's side,
+        and tell the other side (which ends it too if that arrives)."""
+        rel = self.relayed.pop(cid, None)
+        if rel is not None:  # a client of this node: it reconnects
+            self._send(rel.owner, {"k": "close", "c": cid})
+            self._spawn(_close(rel.ws, MOVED))
+        r = self.remote.pop(cid, None)
+        if r is not None:  # a client relayed to this owner: its relay closes it
+            self._send(r.relay, {"k": "end", "c": cid, "code": MOVED})
+            r.inbox.put_nowait(None)
+
+    def _channel_lost(self) -> None:
+        """This node's subscription lapsed: what was published to it meanwhile is gone.
+        Every relayed connection through this node starts over, and calls waiting for
+        an answer fail (the client gets 503 and may try again)."""
+        for cid in [*self.relayed, *self.remote]:
+            self._end_relay(cid)
+        for fut in self.calls.values():
+            if not fut.done():
+                fut.set_exception(RedisConnectionError("the node's channel lapsed"))
+
+    async def _flush_now(self, until: float | None = None) -> None:
+        """Publish what waits now; wait for it until ``until`` (loop time) at most."""
         self._schedule_flush()
         if self._flusher is not None:
-            with contextlib.suppress(Exception):
-                await self._flusher
+            flusher = self._flusher
+            left = None if until is None else until - asyncio.get_running_loop().time()
+            with contextlib.suppress(asyncio.TimeoutError, Exception):
+                await asyncio.wait_for(asyncio.shield(flusher), left)
+
+    async def _subscribe(self) -> None:
+        """Subscribe to this node's channel on a new connection, and return only once
+        Redis confirmed the subscription (else raise: no half-made subscription stays)."""
+        old, self._pubsub, self._listening = self._pubsub, None, False
+        if old is not None:
+            await _within(old.aclose, asyncio.get_running_loop().time() + 1.0)
+        channel = self._channel(self.node)
+        pubsub = self.redis.pubsub()
+
+        async def confirmed() -> None:
+            await pubsub.subscribe(channel)
+            while True:  # what comes first on this connection is the confirmation
+                message = await pubsub.get_message(timeout=SUBSCRIBE_WAIT)
+                if message is None:
+                    raise RedisConnectionError("Redis did not confirm the subscription")
+                if message["type"] == "subscribe" and _text(message["channel"]) == channel:
+                    return
+
+        try:
+            await asyncio.wait_for(confirmed(), SUBSCRIBE_WAIT)
+            if not pubsub.subscribed:
+                raise RedisConnectionError("the subscription was lost at once")
+        except BaseException:
+            await _within(pubsub.aclose, asyncio.get_running_loop().time() + 1.0)
+            raise
+        self._pubsub, self._listening = pubsub, True
+        self._epoch += 1
+
+    async def _check_channel(self) -> None:
+        """Redis really holds this node's subscription (a round's step). If not — a
+        Redis restarted while the client still believes it subscribed, a connection
+        half open — the listener subscribes again within ``LISTEN_POLL``."""
+        epoch = self._epoch
+        if not self._listening:
+            return
+        [(_, count)] = await self.redis.pubsub_numsub(self._channel(self.node))
+        if int(count) == 0 and self._listening and epoch == self._epoch:
+            log.warning("cluster: Redis has no subscription of node %s; subscribing again",
+                        self.node)
+            self._listening = False
 
     async def _listen(self) -> None:
-        """Receive this node's channel; after a lost Redis connection, subscribe again."""
+        """Receive this node's channel. After a failure (a lost connection, Redis away,
+        a subscription that lapsed) subscribe again, after a back-off, until Redis
+        confirms it; every way round this loop awaits."""
         loop = asyncio.get_running_loop()
+        failures = 0
         while True:
+            began, problem = None, None
             try:
-                async for message in self._pubsub.listen():
-                    try:
-                        head_text, _, body = message["data"].decode().partition("\n")
-                        self._receive(json.loads(head_text), body, loop.time())
-                    except Exception:
-                        log.exception("cluster: a message on the node's channel failed")
+                if not self._listening:
+                    await self._subscribe()
+                    log.warning("cluster: node %s subscribed to its channel again",
+                                self.node)
+                    self._channel_lost()
+                began = loop.time()
+                await self._receive_all()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("cluster: the node's channel failed; subscribing again")
-                await asyncio.sleep(1.0)
-                with contextlib.suppress(Exception):
-                    await self._pubsub.aclose()
-                with contextlib.suppress(Exception):
-                    self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-                    await self._pubsub.subscribe(self._channel(self.node))
+            except Exception as e:
+                problem = e
+            # a subscription that held a while starts the back-off afresh; one that
+            # breaks at once (or cannot be made) waits longer each time
+            if began is not None and loop.time() - began >= LISTEN_STABLE:
+                failures = 0
+            failures += 1
+            if problem is not None and failures == 1:
+                log.error("cluster: the node's channel failed; subscribing again",
+                          exc_info=problem)
+            elif problem is not None and failures % 10 == 0:
+                log.warning("cluster: subscribing to the node's channel still fails "
+                            "(%d tries): %s: %s", failures, type(problem).__name__, problem)
+            self._listening = False
+            await asyncio.sleep(backoff(failures))
+
+    async def _receive_all(self) -> None:
+        """Dispatch the messages of the subscription made last, until it must be made
+        again (told by ``_check_channel``, or the client lost it); raise on errors."""
+        loop = asyncio.get_running_loop()
+        pubsub, epoch, early = self._pubsub, self._epoch, 0
+        while self._listening and self._epoch == epoch and pubsub.subscribed:
+            asked = loop.time()
+            message = await pubsub.get_message(timeout=LISTEN_POLL)
+            if message is None:
+                if loop.time() - asked < LISTEN_POLL / 2:  # not waited as asked: broken?
+                    early += 1
+                    if early >= 10:
+                        raise RedisConnectionError("the node's channel answers at once")
+                    await asyncio.sleep(LISTEN_POLL / 10)
+                continue
+            early = 0
+            kind = message["type"]
+            if kind == "message":
+                try:
+                    head_text, _, body = message["data"].decode().partition("\n")
+                    self._receive(json.loads(head_text), body, loop.time())
+                except Exception:
+                    log.exception("cluster: a message on the node's channel failed")
+            elif kind == "subscribe":  # the client reconnected and subscribed by itself:
+                log.warning("cluster: node %s's channel reconnected", self.node)
+                self._channel_lost()  # what was published meanwhile is gone
 
     def _receive(self, head: dict[str, Any], body: str, arrival: float) -> None:
         """One message on this node's channel, in the order they were sent."""
@@ -603,6 +829,9 @@ class Cluster:
             r = self.remote.get(head["c"])
             if r is not None:
                 r.inbox.put_nowait((json.loads(body), arrival))
+            elif "from" in head:  # a connection this node does not serve (any more, or
+                # its ``open`` was lost): its relay closes it and the client reconnects
+                self._send(head["from"], {"k": "end", "c": head["c"], "code": MOVED})
         elif kind == "out":  # the owner's message to a client relayed by this node
             rel = self.relayed.get(head["c"])
             if rel is not None:
