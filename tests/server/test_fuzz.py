@@ -30,8 +30,11 @@ messages = st.one_of(
 @pytest.fixture(scope="module")
 def table(tmp_path_factory: pytest.TempPathFactory):
     db = tmp_path_factory.mktemp("db") / "fuzz.sqlite3"
+    # no limits on messages or snapshots: each example asks for a `state` to compare
+    # (the limits have tests of their own, tests/server/test_snapshot_cost.py)
     cfg = ServerConfig(db_url=f"sqlite:///{db}", table_prefix=unique_prefix(),
-                       grace_seconds=1000, messages_per_second=100000, message_burst=100000)
+                       grace_seconds=1000, messages_per_second=100000, message_burst=100000,
+                       snapshots_per_second=0)
     with ServerThread(cfg) as server:
         code = create_table(server.base, "president", ["human"] * 4, players=4,
                             seed=1)["code"]

@@ -60,9 +60,9 @@ class ServerConfig:
     #: Sustained messages per second per connection, and the burst allowed above it.
     messages_per_second: float = 20.0
     message_burst: int = 60
-    #: ``state`` and ``lang`` requests per second per connection, each (a snapshot may
-    #: be a long game's whole history): one more within the second is refused with
-    #: ``too_many_snapshots``; 0 = no limit.
+    #: ``state`` and ``lang`` requests per second per connection, together (a snapshot
+    #: may be a long game's whole history; burst 2): more are not refused but coalesced
+    #: into one ``state`` sent when the budget allows; 0 = no limit.
     snapshots_per_second: float = 1.0
     #: WebSockets open at once from one client address (past it a new one is closed
     #: with 1008 and ``too_many_sockets``); 0 = no limit.
