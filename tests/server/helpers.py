@@ -16,7 +16,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from spieltisch.core import get_spec
-from spieltisch.narration import narrate
+from spieltisch.narration import context
 from spieltisch.server.loopback import LoopbackServer
 
 TIMEOUT = 60.0  # generous: the machine is shared and loaded
@@ -211,14 +211,17 @@ def assert_no_leak(replay: dict[str, Any], seat: int, messages: list[dict[str, A
 
 
 def expected_log(replay: dict[str, Any], seat: int | None, names: list[str],
-                 lang: str) -> dict[int, list[str]]:
+                 lang: str, time_factor: float | None = 1.0) -> dict[int, list[str]]:
     """Per action index (-1: the opening deal) the log lines ``seat`` should read: the
-    game's narration of ``event.for_seat(seat)``, worked out here from the replay."""
+    game's narration of ``event.for_seat(seat)``, worked out here from the replay, with
+    the rules' seconds as the table runs them (``time_factor``: "3-second rule" at a
+    server whose time runs 50 times faster is a "0.1-second rule")."""
     game = get_spec(replay["game"]).configure(replay["players"], replay["options"])
     state = game.new_state(seed=replay["seed"])
+    ctx = context(game, names, lang, seat, time_factor)
 
     def told(events: Any) -> list[str]:
-        lines = [narrate(game, e.for_seat(seat), names, lang, seat) for e in events]
+        lines = [game.narrator().tell(e.for_seat(seat), ctx) for e in events]
         return [line for line in lines if line]  # the server sends no empty line
 
     out = {-1: told(state.opening)}
@@ -231,9 +234,9 @@ def check_logs(replay: dict[str, Any], seat: int | None, messages: list[dict[str
                lang: str = "en") -> int:
     """Every log a connection got is the narration of what ``seat`` saw: an update's lines
     are its action's, a snapshot's the whole history up to it. Returns the lines checked."""
-    names = next(m["names"] for m in messages
-                 if m["type"] in ("welcome", "start", "state") and m["status"] != "waiting")
-    expected = expected_log(replay, seat, names, lang)
+    snap = next(m for m in messages
+                if m["type"] in ("welcome", "start", "state") and m["status"] != "waiting")
+    expected = expected_log(replay, seat, snap["names"], lang, snap.get("time_factor", 1.0))
     checked = 0
     for msg in messages:
         if "log" not in msg:
