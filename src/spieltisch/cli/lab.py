@@ -58,6 +58,16 @@ def lab(
     skill_games: Annotated[int, typer.Option(
         min=0, help="games per skill bot, variant and player count (at most --games)")] = 200,
     seed: Annotated[int, typer.Option(help="run seed: same seed, same report")] = 0,
+    sweep: Annotated[str | None, typer.Option(
+        help="vary one rule option instead of --variant: OPTION=2..5 or OPTION=5,6,7 (the "
+             "first value is the baseline); the report plots each metric against it")]
+    = None,
+    metric: Annotated[list[str] | None, typer.Option(
+        help="a metric of your own, NAME=module:function of one game's record (see "
+             "docs/lab.md), compared like the built-in ones; repeatable")] = None,
+    margin: Annotated[list[str] | None, typer.Option(
+        help="relevance margin METRIC=PERCENT: a change within it is no change (e.g. "
+             "minutes=10, skill=3); repeatable; defaults in docs/lab.md")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="processes")] = 1,
     ray: RayOpt = None,
     export: Annotated[str, typer.Option(
@@ -67,6 +77,8 @@ def lab(
     """Compare rule variants on the same deals: seat advantage, length, skill, cards,
     decisions, comebacks, each with its 95% interval, in one HTML report."""
     from ..lab import LabPlan, LocalProcesses, OnWorkers, parse_players, parse_variant
+    from ..lab.metrics import load_metric
+    from ..lab.plan import parse_margin, parse_metric, parse_sweep, sweep_variants
     from .main import check_writable, console, err, fail, parse_options
 
     lacking = missing_extra()
@@ -80,8 +92,21 @@ def lab(
         fail(f"--export must be pdf, png or none, not {export!r}")
     try:
         variants = [parse_variant(v) for v in variant or []]
+        swept = ""
+        if sweep is not None:
+            if variants:
+                fail("--sweep makes the variants: give --variant or --sweep, not both")
+            swept, values = parse_sweep(sweep)
+            variants = sweep_variants(swept, values)
+        from ..lab.stats import default_margins
+
+        metrics = dict(parse_metric(m) for m in metric or [])
+        for name, target in metrics.items():  # a missing module fails now, not after play
+            load_metric(name, target)
+        known = {**default_margins(), **dict.fromkeys(metrics, 0.0)}
+        margins = dict(parse_margin(m, known) for m in margin or [])
         plan = LabPlan.make(game, parse_players(players), variants, bots.split(","), games,
-                            skill_games, seed, parse_options(option))
+                            skill_games, seed, parse_options(option), margins, swept, metrics)
     except SpieltischError as e:
         fail(str(e))
     tasks = plan.tasks()
@@ -117,16 +142,17 @@ def lab(
 def write(out: Path, records: list[dict[str, Any]], plan: LabPlan, backend: str,
           seconds: float, export: str) -> tuple[ReportFiles, list[str]]:
     """Write the report and list it for the server's Lab page; returns the files and the
-    comparisons in plain words."""
+    report's summary in plain words."""
     from ..lab import index
+    from ..lab.metrics import add_metrics
     from ..lab.profiles import profile_for
-    from ..lab.report import Export, RunInfo, write_report
+    from ..lab.report import Export, RunInfo, summary_lines, write_report
     from ..lab.tables import build_tables
-    from ..lab.words import comparison_sentences
     from .main import err
 
     profile = profile_for(plan.game)
     games, seats = build_tables(records, plan, profile.time)
+    add_metrics(games, plan.metrics)
     created = datetime.now()
     files = write_report(out, games, seats, plan, profile, RunInfo(backend, seconds, created),
                          Export(export))
@@ -138,8 +164,7 @@ def write(out: Path, records: list[dict[str, Any]], plan: LabPlan, backend: str,
     except OSError as e:  # the report is written; only the server's list misses it
         err.print(f"note: the report is not listed for 'spieltisch serve': {e}",
                   markup=False, highlight=False)
-    describe = {v.name: v.describe() for v in plan.variants}
-    return files, comparison_sentences(files.analysis.comparison, describe)
+    return files, summary_lines(files.analysis, plan, profile)  # the page's own lines
 
 
 def register(app: typer.Typer) -> None:

@@ -8,8 +8,9 @@ does not change the deal (``min_rounds``) they are played on the very same cards
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,6 +70,57 @@ def parse_players(text: str | None) -> list[int] | None:
     return out
 
 
+def parse_sweep(text: str) -> tuple[str, list[str]]:
+    """``min_rounds=2..5`` → ``("min_rounds", ["2", "3", "4", "5"])``; ``hand_size=5,6,7``
+    → its values as typed. The first value is the baseline."""
+    key, eq, rest = text.partition("=")
+    key, rest = key.strip(), rest.strip()
+    low, dots, high = rest.partition("..")
+    values: list[str] = []
+    if dots:
+        try:
+            a, b = int(low), int(high)
+        except ValueError:
+            a, b = 0, -1
+        values = [str(x) for x in range(a, b + 1)]
+    else:
+        values = [v.strip() for v in rest.split(",") if v.strip()]
+    if not eq or not key or len(values) < 2 or len(set(values)) != len(values):
+        raise ConfigError(f"--sweep takes OPTION=FROM..TO (whole numbers) or OPTION=A,B,C with "
+                          f"two values or more, each once, not {text!r}")
+    return key, values
+
+
+def sweep_variants(option: str, values: Sequence[str]) -> list[Variant]:
+    """A variant per value of a sweep, named ``option=value``."""
+    return [Variant(f"{option}={v}", ((option, v),)) for v in values]
+
+
+def parse_metric(text: str) -> tuple[str, str]:
+    """``NAME=module:function`` → ``(NAME, "module:function")`` (loaded by the report)."""
+    name, eq, target = text.partition("=")
+    module, colon, fn = target.strip().partition(":")
+    if not eq or not _NAME.match(name.strip()) or not module or not colon or not fn:
+        raise ConfigError(f"--metric takes NAME=module:function (a function of one game's "
+                          f"record), not {text!r}")
+    return name.strip(), target.strip()
+
+
+def parse_margin(text: str, known: Collection[str]) -> tuple[str, float]:
+    """``minutes=10`` → ``("minutes", 0.10)``: a relevance margin in percent (of the mean)
+    or percentage points (of a share), for one of the ``known`` metric columns."""
+    key, eq, value = text.partition("=")
+    key = key.strip()
+    try:
+        amount = float(value.strip().rstrip("%")) / 100 if eq else math.nan
+    except ValueError:
+        amount = math.nan
+    if key not in known or not amount > 0:
+        raise ConfigError(f"--margin takes METRIC=PERCENT with a percent above 0 and a "
+                          f"METRIC of {', '.join(sorted(known))}, not {text!r}")
+    return key, amount
+
+
 @dataclass(frozen=True)
 class LabTask:
     """One game to play: everything a worker process needs, as plain data."""
@@ -102,11 +154,19 @@ class LabPlan:
     common: dict[str, Any] = field(default_factory=dict)
     #: validated options per (variant index, player count)
     options: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    #: relevance margins that override the metrics' own (``--margin``), by column
+    margins: dict[str, float] = field(default_factory=dict)
+    #: the option a sweep varies (``--sweep``: the variants are its values), else ""
+    sweep: str = ""
+    #: a designer's own metrics (``--metric NAME=module:function``), by name
+    metrics: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def make(cls, game: str, players: Sequence[int] | None, variants: Sequence[Variant],
              bots: Sequence[str], games: int, skill_games: int, seed: int,
-             common: Mapping[str, Any] | None = None) -> LabPlan:
+             common: Mapping[str, Any] | None = None,
+             margins: Mapping[str, float] | None = None, sweep: str = "",
+             metrics: Mapping[str, str] | None = None) -> LabPlan:
         """Check everything before a single game is played; ``ConfigError`` names what is
         wrong (an unknown option is named with its variant)."""
         spec = get_spec(game)
@@ -124,7 +184,8 @@ class LabPlan:
         if games < 2:
             raise ConfigError("a lab needs at least 2 games per variant")
         plan = cls(game, counts, variants, specs[0], specs[1:], games,
-                   min(skill_games, games) if len(specs) > 1 else 0, seed, dict(common or {}))
+                   min(skill_games, games) if len(specs) > 1 else 0, seed, dict(common or {}),
+                   margins=dict(margins or {}), sweep=sweep, metrics=dict(metrics or {}))
         for v, variant in enumerate(variants):
             for n in counts:
                 try:
@@ -137,6 +198,30 @@ class LabPlan:
             parse_bot_spec(b)
             make_bot(g, b, 0, 0)
         return plan
+
+    def changed(self, v: int, n: int) -> dict[str, Any]:
+        """The options of variant ``v`` at ``n`` players that differ from the baseline's."""
+        base = self.options[0, n]
+        return {k: x for k, x in self.options[v, n].items() if base.get(k) != x}
+
+    def to_data(self) -> dict[str, Any]:
+        """The plan as plain data (the report's JSON, the Parquet files' metadata):
+        ``LabPlan.from_data`` makes it again."""
+        return {"game": self.game, "players": self.players,
+                "variants": [{"name": v.name, "options": dict(v.options)}
+                             for v in self.variants],
+                "bots": [self.field_bot, *self.challengers], "games": self.games,
+                "skill_games": self.skill_games, "seed": self.seed,
+                "common": dict(self.common), "margins": dict(self.margins),
+                "sweep": self.sweep, "metrics": dict(self.metrics), "command": self.command()}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> LabPlan:
+        """The plan ``to_data`` gave (checked again, as on the command line)."""
+        variants = [Variant(v["name"], tuple(v["options"].items())) for v in data["variants"]]
+        return cls.make(data["game"], data["players"], variants, data["bots"], data["games"],
+                        data["skill_games"], data["seed"], data.get("common"),
+                        data.get("margins"), data.get("sweep", ""), data.get("metrics"))
 
     def tasks(self) -> list[LabTask]:
         """Every game of the run: main games first, then skill games, in a fixed order."""
@@ -161,7 +246,10 @@ class LabPlan:
         """The command line that makes this plan (shown in the report)."""
         parts = [f"spieltisch lab {self.game}",
                  f"--players {','.join(map(str, self.players))}"]
-        for v in self.variants:
+        if self.sweep:
+            values = ",".join(str(dict(v.options)[self.sweep]) for v in self.variants)
+            parts.append(f"--sweep {self.sweep}={values}")
+        for v in self.variants if not self.sweep else ():
             opts = ",".join(f"{k}={val}" for k, val in v.options)
             parts.append(f"--variant {v.name}:{opts}" if opts else f"--variant {v.name}")
         parts.extend(f"-o {k}={val}" for k, val in self.common.items())
@@ -170,7 +258,10 @@ class LabPlan:
         if self.challengers:
             parts.append(f"--skill-games {self.skill_games}")
         parts.append(f"--seed {self.seed}")
+        parts.extend(f"--margin {k}={v * 100:g}" for k, v in self.margins.items())
+        parts.extend(f"--metric {k}={v}" for k, v in self.metrics.items())
         return " ".join(parts)
 
 
-__all__ = ["LabPlan", "LabTask", "Variant", "parse_players", "parse_variant"]
+__all__ = ["LabPlan", "LabTask", "Variant", "parse_margin", "parse_metric", "parse_players",
+           "parse_sweep", "parse_variant", "sweep_variants"]

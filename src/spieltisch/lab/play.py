@@ -4,7 +4,10 @@ A lab game is played exactly like ``simulate``'s game of the same seeds (the sam
 ``runner.step`` loop, bots and generators), so its winner and length are the ones
 ``spieltisch simulate`` reports; on the way the lab also counts what the report needs:
 decisions and their legal moves, out-of-turn actions, action types, the leader when
-the first round ends, the starting seat, the cards and the deal.
+the first round ends, the starting seat, the cards, the deal and a fingerprint of
+every step (``trace``: whether a rule option changed the game at all) and the standing
+at the start and as each round ends (``standings``: per-round results for a designer's
+own metrics).
 
 Where games run is a ``Backend``: ``LocalProcesses`` plays them in ``--jobs``
 processes on this machine; ``OnWorkers`` plays them on a Ray cluster (``--ray``, issue
@@ -13,6 +16,7 @@ processes on this machine; ``OnWorkers`` plays them on a Ray cluster (``--ray``,
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -97,8 +101,12 @@ def play_lab_game(task: LabTask) -> dict[str, Any]:
             for seat, spec in enumerate(task.bots)]
     rng = random.Random(task.play_seed)
     counts: dict[int, int] = {}  # by action id: named once at the end (the loop is hot)
+    trace: list[int] = []  # seat and action of every step: did the rules change the game?
     timers = 0
     first_round = state.round_number()
+    current_round = first_round
+    # the standing at the start, as each round ends, and at the end
+    standings: list[list[float]] = [[float(x) for x in state.standing() or [0.0] * n]]
     leader = ENDED_IN_FIRST_ROUND
     counting_rounds = True
     limit = game.spec.max_actions
@@ -108,15 +116,27 @@ def play_lab_game(task: LabTask) -> dict[str, Any]:
             raise StuckGame(f"{game.name}: no end after {limit} actions")
         seat, action = step(state, bots, rng)
         actions += 1
+        trace += (seat, action)
         counts[action] = counts.get(action, 0) + 1
         timers += seat == CLOCK
-        if counting_rounds and state.round_number() != first_round:
-            counting_rounds = False
-            if not state.is_over():
-                leader = unique_best(state.standing())
+        if state.round_number() != current_round:
+            current_round = state.round_number()
+            standing = state.standing()
+            if standing and not state.is_over():
+                standings.append([float(x) for x in standing])
+            if counting_rounds:
+                counting_rounds = False
+                if not state.is_over():
+                    leader = unique_best(standing)
     if profile.cards_when is CardsWhen.HELD_AT_END:
         cards = [profile.cards(state, s) for s in range(n)]
+    seat_counts: list[dict[int, int]] = [{} for _ in range(n)]
+    for s, a in zip(trace[::2], trace[1::2], strict=True):  # after the game: the loop is hot
+        if s >= 0:
+            seat_counts[s][a] = seat_counts[s].get(a, 0) + 1
     result = state.result()
+    final = state.standing() or result.scores
+    standings.append([float(x) for x in final])
     stats: dict[str, int | float | str] = {}
     for key, value in state.stats().items():  # the game's own figures that fit a column
         if isinstance(value, bool):
@@ -132,9 +152,21 @@ def play_lab_game(task: LabTask) -> dict[str, Any]:
         "decisions": tally.decisions, "forced": tally.forced, "choices": tally.choices,
         "reactions": tally.reactions, "timers": timers, "leader": leader,
         "action_types": action_types(game, counts), "stats": stats,
+        "trace": trace_key(trace, deal, result.ranks, result.scores), "standings": standings,
+        "seat_actions": [action_types(game, c) for c in seat_counts],
         "bots": list(task.bots), "ranks": list(result.ranks),
         "scores": [float(x) for x in result.scores], "cards": cards,
     }
+
+
+def trace_key(trace: Sequence[int], deal: str = "", ranks: Sequence[int] = (),
+              scores: Sequence[float] = ()) -> str:
+    """A short fingerprint of a game: its deal, its steps (seat and action each) and its
+    outcome; equal keys, the same game move for move with the same result (an option that
+    changes only the scoring, or the cards behind equal action numbers, is in play)."""
+    data = "|".join((deal, ",".join(map(str, trace)), ",".join(map(str, ranks)),
+                     ",".join(map(repr, map(float, scores))))).encode()
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
 def unique_best(standing: Sequence[float] | None) -> int:
@@ -188,4 +220,4 @@ class OnWorkers:
 
 
 __all__ = ["Backend", "CountingBot", "LocalProcesses", "OnWorkers", "Tally", "play_lab_game",
-           "unique_best"]
+           "trace_key", "unique_best"]

@@ -3,21 +3,22 @@
 The engine tells who acts, what is legal, the result and the standing; a designer's
 report also needs to know which cards a seat was dealt, who started, what the deal
 was (to tell whether two variants were played on the same cards) and how long a
-decision takes at a real table. Each game's answers live here, in one small profile.
+decision takes at a real table. Each game answers in one small profile in its package
+(``GameSpec.lab_profile``, e.g. ``games/hockey/profile.py``); this module holds the
+profile's types and the generic answers for a game without one.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from ..core.game import State
-from ..games.hood_politix import cards as hood_cards
-from ..games.pixmit import cards as pixmit_cards
+from ..core.registry import get_spec
 
 
 class CardsWhen(Enum):
@@ -53,6 +54,20 @@ class TimeModel:
 
 
 @dataclass(frozen=True)
+class Signal:
+    """What shows a rule option at work in a game: it shapes every game (``always``:
+    the deal, the hand size, who starts), or one of ``columns`` of the lab's games table
+    (``act:politix``, ``stat:respekt``, ``timers``) is above 0 where its rule fired."""
+
+    columns: tuple[str, ...] = ()
+    always: bool = False
+
+
+#: an option that shapes every game
+ALWAYS = Signal(always=True)
+
+
+@dataclass(frozen=True)
 class GameProfile:
     """The lab's per-game knowledge (see the module docstring)."""
 
@@ -72,6 +87,12 @@ class GameProfile:
     starter: Callable[[State], int] | None = None
     #: the display order of card kinds (kinds not listed come after, sorted)
     card_order: Sequence[str] = ()
+    #: per rule option, what shows it at work (``Signal``); an option not named is known
+    #: to be at work only where the games differ from the baseline's move for move
+    signals: Mapping[str, Signal] = field(default_factory=dict)
+    #: card kinds starting with this are part of the outcome (Pixmit's scored sets: the
+    #: definition of winning), shown but never named as "what decides the most"
+    outcome_prefix: str = ""
 
     def starting_seat(self, state: State) -> int:
         """The seat that plays first in round 1 (position 1 in the seat plots)."""
@@ -86,103 +107,14 @@ class GameProfile:
         return hashlib.blake2b(data.encode(), digest_size=8).hexdigest()
 
 
-# -- President ---------------------------------------------------------------------------
-PRESIDENT_RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "Joker")
-
-
-def _rank(code: str) -> str:
-    """``"10H"`` → ``"10"``; both Jokers (``JK1``, ``JK2``) → ``"Joker"``."""
-    return "Joker" if code.startswith("JK") else code[:-1]
-
-
-def _president_cards(state: State, seat: int) -> list[str]:
-    return sorted({_rank(c) for c in state.full_view()["hands"][seat]})
-
-
-# -- Hockey ------------------------------------------------------------------------------
-HOCKEY_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
-
-def _hockey_cards(state: State, seat: int) -> list[str]:
-    return sorted({_rank(c) for c in state.full_view()["hands"][seat]})
-
-
-# -- Pixmit ------------------------------------------------------------------------------
-def _pixmit_cards(state: State, seat: int) -> list[str]:
-    """Every card in the final hand and every scoring set its best layout uses."""
-    hand = state.hands[seat]  # type: ignore[attr-defined]
-    sets = {pixmit_cards.UNIT[u][1] for u in pixmit_cards.cached_layout(hand)[1]}
-    return [f"card {code}" for code in pixmit_cards.card_codes(hand)] + \
-        [f"scored: {pixmit_cards.UNIT_ENGLISH[k]}" for k in sorted(sets)]
-
-
-PIXMIT_ORDER = tuple(f"scored: {pixmit_cards.UNIT_ENGLISH[k]}"
-                     for k in pixmit_cards.UNIT_KINDS) + \
-    tuple(f"card {code}" for code in pixmit_cards.CARD_CODES)
-
-
-# -- Hood Politix ------------------------------------------------------------------------
-HOOD_TYPES = dict(zip(hood_cards.TYPE_CODES, hood_cards.TYPE_NAMES, strict=True))
-
-
-def _hood_cards(state: State, seat: int) -> list[str]:
-    """The action cards (by type: Deuce, Busted …) of the opening hand."""
-    return sorted({HOOD_TYPES[c[1:]] for c in state.full_view()["hands"][seat]
-                   if c[1:] in HOOD_TYPES})
-
-
-# -- HOAX --------------------------------------------------------------------------------
-def _hoax_cards(state: State, seat: int) -> list[str]:
-    """The identity dealt for round 1."""
-    return [state.full_view()["identities"][seat]]
-
-
-def _hoax_starter(state: State) -> int:
-    """Every seat covers a card first (all act at once); the active player starts."""
-    return int(state.full_view()["active"])
-
-
-def _view_fields(*names: str) -> Callable[[State], Any]:
+def view_fields(*names: str) -> Callable[[State], Any]:
+    """A ``deal`` that reads ``names`` from the full view at the start (the hands, the
+    order of the stock, who deals)."""
     def deal(state: State) -> Any:
         view = state.full_view()
         return [view.get(n) for n in names]
 
     return deal
-
-
-# Seconds per decision: estimates of a practised table, stated in every report. Quick
-# shedding games (President, Hockey, Hood Politix with its 3-second rule) take a few
-# seconds a move; Pixmit's trades and HOAX's claims and doubts are talk.
-PROFILES: dict[str, GameProfile] = {
-    "president": GameProfile(
-        game="president", round_word="rounds", round_name="round",
-        time=TimeModel(choice=4, forced=1, reaction=1, round_setup=90),
-        cards_when=CardsWhen.DEALT, card_word="rank", cards=_president_cards,
-        deal=_view_fields("hands"), card_order=PRESIDENT_RANKS),
-    "hockey": GameProfile(
-        game="hockey", round_word="periods", round_name="period",
-        time=TimeModel(choice=3, forced=1, reaction=1, round_setup=45),
-        cards_when=CardsWhen.DEALT, card_word="rank (first hand)", cards=_hockey_cards,
-        deal=_view_fields("hands", "stock_order", "dealer"), card_order=HOCKEY_RANKS),
-    "pixmit": GameProfile(
-        game="pixmit", round_word="rounds", round_name="round",
-        time=TimeModel(choice=10, forced=2, reaction=2, round_setup=20),
-        cards_when=CardsWhen.HELD_AT_END, card_word="card or set", cards=_pixmit_cards,
-        deal=_view_fields("hands", "stack_top_first", "start_player"),
-        card_order=PIXMIT_ORDER),
-    "hood_politix": GameProfile(
-        game="hood_politix", round_word="rounds", round_name="round",
-        time=TimeModel(choice=3, forced=1, reaction=1, round_setup=60),
-        cards_when=CardsWhen.DEALT, card_word="action card", cards=_hood_cards,
-        deal=_view_fields("hands", "draw_order", "top", "dealer"),
-        card_order=hood_cards.TYPE_NAMES),
-    "hoax": GameProfile(
-        game="hoax", round_word="rounds", round_name="round",
-        time=TimeModel(choice=8, forced=1, reaction=3, round_setup=45),
-        cards_when=CardsWhen.DEALT, card_word="identity", cards=_hoax_cards,
-        deal=_view_fields("cards", "active"), starter=_hoax_starter,
-        card_order=("baron", "monk", "judge", "merchant", "magician", "thief", "farmer")),
-}
 
 
 def _generic_cards(state: State, seat: int) -> list[str]:
@@ -191,10 +123,14 @@ def _generic_cards(state: State, seat: int) -> list[str]:
 
 
 def profile_for(game: str) -> GameProfile:
-    """The game's profile; a game without one gets generic answers (its view's hand)."""
-    found = PROFILES.get(game)
-    if found is None:
+    """The game's profile (``GameSpec.lab_profile``); a game without one gets generic
+    answers (its view's hand, five seconds a choice)."""
+    load = get_spec(game).lab_profile
+    if load is None:
         return GameProfile(game, "rounds", "round", TimeModel(5, 1, 1, 60), CardsWhen.DEALT,
                            "card", _generic_cards,
                            lambda s: [s.view(p).get("hand") for p in range(s.num_players)])
+    found = load()
+    if not isinstance(found, GameProfile) or found.game != game:
+        raise TypeError(f"{game}'s lab_profile gives {found!r}, not its GameProfile")
     return found

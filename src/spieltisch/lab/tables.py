@@ -1,10 +1,13 @@
 """The lab's records as two pandas tables, and their Parquet files.
 
 ``games``: one row per game played — its variant, player count, seeds and deal, who
-started and won, length (actions, rounds, estimated minutes), decisions, the leader
-after the first round, and the game's own figures (``stat:…``) and action counts
-(``act:…``). ``seats``: one row per seat of every game — its position in turn order
-(1 = the player who starts), bot, place, score, whether it won, and its cards.
+started and won, a fingerprint of its steps (``trace``: equal traces, the same game move
+for move), the standing at the start and as each round ended (``standings``: a list per
+moment, the last at the end), length (actions, rounds, estimated minutes), decisions,
+the leader after the first round, and the game's own figures (``stat:…``) and action
+counts (``act:…``). ``seats``: one row per seat of every game — its position in turn
+order (1 = the player who starts), bot, place, score, whether it won, its cards and the action
+types it took (``actions_taken``).
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ def build_tables(records: Sequence[dict[str, Any]], plan: LabPlan,
         challenger_seat = -1 if r["challenger"] < 0 else r["index"] % n
         row = {k: r[k] for k in ("players", "index", "deal_seed", "play_seed", "deal",
                                  "starter", "winner", "actions", "rounds", "decisions",
-                                 "forced", "choices", "reactions", "timers", "leader")}
+                                 "forced", "choices", "reactions", "timers", "leader", "trace",
+                                 "standings")}
         row.update(variant=variant, challenger=challenger, challenger_seat=challenger_seat)
         row.update({f"act:{k}": v for k, v in r["action_types"].items()})
         row.update({f"stat:{k}": v for k, v in r["stats"].items()})
@@ -47,6 +51,7 @@ def build_tables(records: Sequence[dict[str, Any]], plan: LabPlan,
                 "index": r["index"], "seat": s, "position": (s - r["starter"]) % n + 1,
                 "bot": r["bots"][s], "rank": r["ranks"][s], "score": r["scores"][s],
                 "won": r["winner"] == s, "cards": r["cards"][s] if r["cards"] else [],
+                "actions_taken": sorted(r["seat_actions"][s]),
             })
     games = pd.DataFrame(rows)
     seats = pd.DataFrame(seat_rows)
@@ -82,11 +87,23 @@ def parquet_paths(out: Path) -> tuple[Path, Path]:
     return out.with_suffix(".games.parquet"), out.with_suffix(".seats.parquet")
 
 
-def write_parquet(games: pd.DataFrame, seats: pd.DataFrame, out: Path) -> tuple[Path, Path]:
+#: the key of the run's description in the Parquet files' metadata (``DataFrame.attrs``)
+META = "spieltisch"
+
+
+def write_parquet(games: pd.DataFrame, seats: pd.DataFrame, out: Path,
+                  meta: dict[str, Any] | None = None) -> tuple[Path, Path]:
+    """Both tables as Parquet; ``meta`` (the plan, the version: ``report.run_meta``) goes
+    into both files' metadata, so that the records alone make the report again."""
     g_path, s_path = parquet_paths(out)
+    if meta is not None:
+        # on shallow copies: the caller's frames keep their own metadata
+        games, seats = games.copy(deep=False), seats.copy(deep=False)
+        games.attrs[META] = meta
+        seats.attrs[META] = meta
     games.to_parquet(g_path, index=False)
     seats.to_parquet(s_path, index=False)
     return g_path, s_path
 
 
-__all__ = ["MAIN", "add_derived", "build_tables", "parquet_paths", "write_parquet"]
+__all__ = ["MAIN", "META", "add_derived", "build_tables", "parquet_paths", "write_parquet"]

@@ -7,10 +7,15 @@ player count and variant where that is what the finding is about.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pandas as pd
 
-from .stats import MEAN_PRECISION, SHARE_PRECISION
+from .stats import MEAN_PRECISION, MIN_EQUIVALENCE_PAIRS, SHARE_PRECISION, Skill, Verdict
+from .tables import MAIN
+
+#: verdicts that claim a difference
+MOVED = (Verdict.DIFFERENT.value, Verdict.NEGLIGIBLE.value)
 
 
 def share(x: float) -> str:
@@ -49,24 +54,107 @@ def _signed(diff: float, lo: float, hi: float) -> str:
             .replace("-", "−"))
 
 
-def comparison_sentences(table: pd.DataFrame, describe: dict[str, str]) -> list[str]:
-    """Per player count and variant: what changes (more than noise) against the baseline,
-    and what does not."""
+def amount(x: float, kind: str) -> str:
+    """A margin or a detectable effect as a plain amount: ``5%`` or ``3 points``."""
+    if math.isnan(x):
+        return "–"
+    return f"{x:.1%}".replace(".0%", "%") if kind == "relative" else \
+        f"{x * 100:.1f} points".replace(".0 points", " points")
+
+
+def not_tested(pairs: int, differing: int) -> str:
+    """The coverage verdict of a variant whose games never left the baseline's."""
+    return (f"not tested: the option never came into play with these bots ({differing} of "
+            f"{pairs} games differ from the baseline's move for move)")
+
+
+def _changes(t: pd.DataFrame) -> list[str]:
+    """The phrase of each comparison judged different: its direction, size and interval."""
+    out = []
+    for r in t[t["verdict"] == Verdict.DIFFERENT.value].itertuples():
+        x, ci = size(r.effect, r.lo, r.hi, r.effect_kind)
+        out.append((r.up if r.effect > 0 else r.down).format(
+            x=x, ci=ci, a=number(r.baseline_value), b=number(r.variant_value)))
+    return out
+
+
+def _within(r: Any) -> str:
+    """Why a comparison row is unchanged: identical in every pair, or within its margin."""
+    if r.identical:
+        return f"identical in all {r.pairs} pairs"
+    return f"±{amount(r.margin, r.effect_kind)}"
+
+
+def _undetected(games: int, mde: float) -> str:
+    """A skill verdict without a claim: the games, and the gap they would have found."""
+    return f"not detectable at {games} games" + (
+        f" (a gap of ±{amount(mde, 'points')} would be)" if not math.isnan(mde) else "")
+
+
+def comparison_sentences(table: pd.DataFrame, describe: dict[str, str],
+                         coverage: pd.DataFrame | None = None) -> list[str]:
+    """Per player count and variant: whether its options came into play, then what
+    changes (more than noise), what is unchanged within its margin (equivalence test)
+    and what the games could not tell (with the effect they could have found)."""
     out: list[str] = []
     if table.empty:
         return out
-    for (n, variant), t in table.groupby(["players", "variant"], sort=False):
+    for (n, variant), t in table.groupby(["players", "variant"], sort=False, observed=True):
         base = t["baseline"].iloc[0]
-        changes = []
-        for r in t.itertuples():
-            if r.significant:
-                x, ci = size(r.effect, r.lo, r.hi, r.effect_kind)
-                changes.append((r.up if r.effect > 0 else r.down).format(x=x, ci=ci))
-        same = [r.metric for r in t.itertuples() if not r.significant]
         head = f"{n} players, {variant} ({describe.get(variant, '')}) against {base}: "
-        text = head + ("; ".join(changes) if changes else "no difference beyond noise")
-        if changes and same:
-            text += f". Unchanged (within noise): {', '.join(same)}"
+        main = t[t["challenger"] == MAIN]
+        if not main["tested"].any():
+            r = main.iloc[0]
+            out.append(head + not_tested(int(r.pairs), int(r.differing)) + ".")
+            continue
+        parts = []
+        changes = _changes(t)
+        parts.append("; ".join(changes) if changes else "no difference beyond noise")
+        small = [f"{r.metric} (±{amount(r.margin, r.effect_kind)})" for r in t.itertuples()
+                 if r.verdict == Verdict.NEGLIGIBLE.value]
+        if small:
+            parts.append("different but within the margin: " + ", ".join(small))
+        same = [f"{r.metric} ({_within(r)})" for r in t.itertuples()
+                if r.verdict == Verdict.UNCHANGED.value]
+        if same:
+            parts.append("unchanged within the margin (equivalence test): " + ", ".join(same))
+        unknown = [f"{r.metric} (an effect of ±{amount(r.mde, r.effect_kind)} would be)"
+                   if not math.isnan(r.mde) else r.metric
+                   for r in t.itertuples() if r.verdict == Verdict.UNDETECTABLE.value]
+        if unknown:
+            pairs = int(main["pairs"].max())
+            few = (f" (fewer than {MIN_EQUIVALENCE_PAIRS}: too few to call a metric that "
+                   "moved unchanged)" if pairs < MIN_EQUIVALENCE_PAIRS else "")
+            parts.append(f"not detectable at {pairs} games{few}: " + ", ".join(unknown))
+        model = [r for r in t.itertuples() if r.verdict == Verdict.MODEL_ONLY.value]
+        if model:
+            r = model[0]
+            x = f"{r.effect:+.1%}".replace("-", "−")
+            parts.append(f"no time figure: the actions and the rounds are unchanged within "
+                         f"their margins, only the time model's split of forced moves and "
+                         f"choices moved ({x} by the model alone)")
+        unsure = [r for r in t.itertuples() if r.verdict == Verdict.MODEL_OR_GAME.value]
+        if unsure:
+            r = unsure[0]
+            x = f"{r.effect:+.1%}".replace("-", "−")
+            parts.append(f"no time figure: the minutes moved ({x} in the time model) while "
+                         "the actions and the rounds differ by no more than noise, nor are "
+                         "they shown unchanged: the time model's split of forced moves and "
+                         "choices may be all of it")
+        untested = [r.metric for r in t.itertuples() if r.verdict == Verdict.NOT_TESTED.value]
+        if untested:
+            parts.append("not tested (games alike): " + ", ".join(untested))
+        text = head + "; ".join(parts)
+        r0 = main.iloc[0]
+        if r0.differing < r0.pairs:
+            text += (f". {r0.differing} of {r0.pairs} games differ from the baseline's move "
+                     "for move")
+        if coverage is not None and not coverage.empty:
+            cov = coverage[(coverage["players"] == n) & (coverage["variant"] == variant)]
+            idle = [f"{c.option}={c.value}" for c in cov.itertuples() if c.in_play == 0]
+            if idle:
+                text += (f". Never in play ({', '.join(idle)}): 0 of {int(cov['pairs'].max())}"
+                         " games; the differences come from the other options")
         deal = t["same_deal"].iloc[0]
         if not math.isnan(deal) and deal < 1:
             dealt = "none" if deal == 0 else f"only {deal:.0%}"
@@ -83,14 +171,26 @@ def seat_sentences(table: pd.DataFrame) -> list[str]:
         t = t.sort_values("position")
         first = t.iloc[0]
         rates = ", ".join(f"{r:.0%}" for r in t["win_rate"])
-        p = first["uniform_p_holm"]
-        verdict = ("the positions win unequally, more than noise" if first["unequal"] else
-                   "differences within noise") if not math.isnan(p) else "no winner to count"
+        p, trend = first["uniform_p_holm"], first["trend_p_holm"]
+        later = "later" if first["trend_z"] > 0 else "earlier"
+        adjusted = "" if math.isnan(p) else "Holm-adjusted "  # two players: one test
+        if math.isnan(p) and math.isnan(trend):
+            verdict = "no winner to count"
+        elif first["trend"]:
+            verdict = (f"a trend: {later} positions win more often (trend test, {adjusted}"
+                       f"p = {trend:.2g})")
+        elif first["unequal"]:
+            verdict = (f"the positions win unequally without a steady trend (chi-square, "
+                       f"Holm-adjusted p = {p:.2g})")
+        elif math.isnan(p):
+            verdict = f"differences within noise (trend test p = {trend:.2g})"
+        else:
+            verdict = (f"differences within noise (trend test p = {trend:.2g}, chi-square "
+                       f"p = {p:.2g}, Holm-adjusted)")
         out.append(f"{n} players, {variant}: the starting player wins "
                    f"{share(first['win_rate'])} ({span(first['win_lo'], first['win_hi'])}) "
-                   f"against a fair share of {share(first['fair_share'])}; by position "
-                   f"1–{n}: {rates} — {verdict} (chi-square test, Holm-adjusted p = "
-                   f"{p:.2g}).")
+                   f"against a fair share of {share(first['fair_share'])}, n = "
+                   f"{first['games']}; by position 1–{n}: {rates} — {verdict}.")
     return out
 
 
@@ -106,29 +206,49 @@ def length_sentences(table: pd.DataFrame, round_word: str) -> list[str]:
     return out
 
 
-def skill_sentences(table: pd.DataFrame) -> list[str]:
+def skill_sentences(table: pd.DataFrame, pairs: pd.DataFrame | None = None) -> list[str]:
+    """A bot against the field from its gap's interval: worse, better, equal within the
+    margin, or not detectable at n games; then the challengers against each other."""
     out: list[str] = []
     if table.empty:
         return out
     for (n, variant), t in table.groupby(["players", "variant"], observed=True, sort=True):
         field = t[t["role"] == "field"].iloc[0]
         for r in t[t["role"] == "challenger"].itertuples():
-            verdict = ("skill matters" if r.skill_shows and r.gap > 0 else
-                       "it does worse than the field" if r.skill_shows else
-                       "no better than the field beyond noise: at this level of play the "
-                       "game is luck")
+            verdict = r.skill
+            if r.skill == Skill.EQUAL.value:
+                verdict = f"equal to the field within ±{amount(r.margin, 'points')}"
+            elif r.skill == Skill.UNDETECTABLE.value:
+                verdict = _undetected(r.games, r.mde)
             out.append(f"{n} players, {variant}: {r.bot} in one seat among {field['bot']} "
                        f"bots wins {share(r.win_rate)} ({span(r.win_lo, r.win_hi)}) where "
                        f"{field['bot']} wins {share(field['win_rate'])} in the same seats "
-                       f"on the same deals (fair share {share(r.fair_share)}): "
-                       f"{_signed(r.gap, r.gap_lo, r.gap_hi)} — {verdict}.")
+                       f"on the same deals (fair share {share(r.fair_share)}, n = {r.games}):"
+                       f" {_signed(r.gap, r.gap_lo, r.gap_hi)} — {verdict}.")
+    if pairs is not None and not pairs.empty:
+        for r in pairs.itertuples():
+            if r.verdict in MOVED:
+                verdict = f"{r.b if r.diff > 0 else r.a} wins more often"
+            elif r.verdict == Verdict.UNCHANGED.value:
+                verdict = f"equal within ±{amount(r.margin, 'points')}"
+            else:
+                verdict = _undetected(r.games, r.mde)
+            out.append(f"{r.players} players, {r.variant}: {r.b} against {r.a} in the same "
+                       f"seat on the same deals: {share(r.b_rate)} against "
+                       f"{share(r.a_rate)}, {_signed(r.diff, r.lo, r.hi)} (McNemar, "
+                       f"Holm-adjusted p = {r.p_holm:.2g}, n = {r.games}) — {verdict}.")
     return out
 
 
-def card_sentences(table: pd.DataFrame, card_word: str, limit: int = 6) -> list[str]:
+def card_sentences(table: pd.DataFrame, card_word: str, limit: int = 6,
+                   outcome_prefix: str = "") -> list[str]:
+    """What decides the most: the card kinds that stand out, the outcome's own kinds
+    (``outcome_prefix``: the scored sets, the definition of winning) left out."""
     if table.empty:
         return [f"No {card_word} was dealt to some seats and not others: nothing to compare."]
     out_ = table[table["stands_out"]].copy()
+    if outcome_prefix:
+        out_ = out_[~out_["kind"].str.startswith(outcome_prefix)]
     if out_.empty:
         return [f"No {card_word}'s effect on winning stands out from noise "
                 "(Benjamini–Hochberg, 5% false discoveries)."]
@@ -151,6 +271,18 @@ def action_sentences(table: pd.DataFrame, limit: int = 4) -> list[str]:
             for r in t.itertuples())
             + ".")
     return out
+
+
+def action_win_sentences(table: pd.DataFrame, limit: int = 4) -> list[str]:
+    """The action types whose takers win more or less often, more than noise."""
+    if table.empty or not table["stands_out"].any():
+        return ["No action type goes with winning beyond noise (Benjamini–Hochberg)."]
+    top = table[table["stands_out"]].assign(size=lambda t: t["diff"].abs())
+    top = top.sort_values("size", ascending=False).drop_duplicates("kind").head(limit)
+    return ["Action types that go with winning (seats that took it at least once against "
+            "seats that did not): " + "; ".join(
+                f"{r.kind} ({r.players} players, {r.variant}): "
+                f"{_signed(r.diff, r.lo, r.hi)}" for r in top.itertuples()) + "."]
 
 
 def decision_sentences(table: pd.DataFrame) -> list[str]:
@@ -197,6 +329,120 @@ def convergence_sentences(table: pd.DataFrame, limit: int = 6) -> list[str]:
             + "."]
 
 
-__all__ = ["action_sentences", "card_sentences", "comeback_sentences",
-           "comparison_sentences", "convergence_sentences", "decision_sentences",
-           "length_sentences", "seat_sentences", "skill_sentences"]
+
+
+def sweep_sentences(table: pd.DataFrame) -> list[str]:
+    """Per player count and metric: its value at each step of the sweep."""
+    out = []
+    for (n, metric), t in table.groupby(["players", "metric"], sort=False):
+        fmt = share if bool(t["share"].iloc[0]) else number
+        steps = "; ".join(f"{r.option}={r.value}: {fmt(r.mean)} ({fmt(r.lo)}–{fmt(r.hi)})"
+                          for r in t.itertuples())
+        out.append(f"{n} players, {metric}: {steps}; n = {int(t['games'].min())} games each.")
+    return out
+
+
+def ending_sentences(table: pd.DataFrame) -> list[str]:
+    """Per player count, variant and figure: the share of games per way of ending."""
+    out = []
+    for (n, variant, figure), t in table.groupby(["players", "variant", "figure"],
+                                                 sort=True, observed=True):
+        parts = ", ".join(f"{r.value} {share(r.share)} ({span(r.lo, r.hi)})"
+                          for r in t.itertuples())
+        out.append(f"{n} players, {variant} ({figure}): {parts}; n = "
+                   f"{int(t['games'].max())} games.")
+    return out
+
+
+def summary_lines(length: pd.DataFrame, comparison: pd.DataFrame, seats: pd.DataFrame,
+                  skill: pd.DataFrame, pairs: pd.DataFrame, cards: pd.DataFrame,
+                  describe: dict[str, str], baseline: str, round_word: str,
+                  endings: pd.DataFrame | None = None, outcome_prefix: str = ""
+                  ) -> list[str]:
+    """The report's answers in one line per question, each with its interval and n."""
+    out: list[str] = []
+    for n, t in length[length["variant"] == baseline].groupby("players", sort=True):
+        m = t.set_index("measure")
+        a, r, mins = m.loc["actions"], m.loc["rounds"], m.loc["minutes"]
+        out.append(f"Length, {n} players, {baseline}: {number(a['mean'])} actions "
+                   f"({number(a['lo'])}–{number(a['hi'])}), {number(r['mean'])} {round_word}, "
+                   f"about {mins['mean']:.0f} minutes; n = {a['games']} games.")
+    if not comparison.empty:
+        for (n, variant), t in comparison.groupby(["players", "variant"], sort=False,
+                                                   observed=True):
+            main = t[t["challenger"] == MAIN]
+            head = f"{variant} ({describe.get(variant, '')}), {n} players: "
+            pairs_n = int(main["pairs"].max())
+            if not main["tested"].any():
+                out.append(head + not_tested(pairs_n, int(main["differing"].max()))
+                           + ".")
+                continue
+            changes = _changes(t)
+            counts = t["verdict"].value_counts()
+            said = {Verdict.UNCHANGED.value: "unchanged within the margin",
+                    Verdict.MODEL_ONLY.value: "minutes: the time model's alone",
+                    Verdict.MODEL_OR_GAME.value: "minutes: maybe the time model's alone",
+                    Verdict.NEGLIGIBLE.value: "different but within the margin",
+                    Verdict.UNDETECTABLE.value: "not detectable",
+                    Verdict.NOT_TESTED.value: "not tested"}
+            rest = [f"{said[v]}: {counts[v]}" for v in said if counts.get(v, 0)]
+            out.append(head + ("; ".join(changes) if changes else "no difference found")
+                       + (f" ({'other metrics — ' if changes else ''}{'; '.join(rest)})"
+                          if rest else "")
+                       + f"; n = {pairs_n} pairs of games.")
+    for (n, variant), t in seats[seats["variant"] == baseline].groupby(
+            ["players", "variant"], observed=True, sort=True):
+        first = t.sort_values("position").iloc[0]
+        later = "later" if first["trend_z"] > 0 else "earlier"
+        adjusted = "" if math.isnan(first["uniform_p_holm"]) else "Holm-adjusted "
+        what = (f"a trend: {later} positions win more often (trend test, {adjusted}p = "
+                f"{first['trend_p_holm']:.2g})" if first["trend"] else
+                f"unequal positions (chi-square, Holm-adjusted p = "
+                f"{first['uniform_p_holm']:.2g})" if first["unequal"] else
+                "no seat effect beyond noise")
+        out.append(f"Seats, {n} players, {variant}: the starting player wins "
+                   f"{share(first['win_rate'])} ({span(first['win_lo'], first['win_hi'])}) "
+                   f"against a fair {share(first['fair_share'])} — {what}; n = "
+                   f"{first['games']} games.")
+    if not skill.empty:
+        for r in skill[(skill["variant"] == baseline) & (skill["role"] == "challenger")
+                       ].itertuples():
+            verdict = {Skill.UNDETECTABLE.value: f"not detectable at {r.games} games",
+                       Skill.EQUAL.value:
+                       f"equal to the field within ±{amount(r.margin, 'points')}"
+                       }.get(r.skill, r.skill)
+            out.append(f"Skill, {r.players} players: {r.bot} in one seat among the field: "
+                       f"{_signed(r.gap, r.gap_lo, r.gap_hi)} — {verdict}; n = {r.games} "
+                       "games.")
+    if not pairs.empty:
+        for r in pairs[pairs["variant"] == baseline].itertuples():
+            verdict = (f"{r.b if r.diff > 0 else r.a} wins more often"
+                       if r.verdict in MOVED
+                       else "equal within the margin" if r.verdict == Verdict.UNCHANGED.value
+                       else "not detectable")
+            out.append(f"Skill, {r.players} players: {r.b} against {r.a} on the same deals "
+                       f"and seats: {_signed(r.diff, r.lo, r.hi)} — {verdict}; n = "
+                       f"{r.games} games.")
+    if endings is not None and not endings.empty:
+        for (n, figure), t in endings[endings["variant"] == baseline].groupby(
+                ["players", "figure"], sort=True):
+            parts = ", ".join(f"{r.value} {share(r.share)} ({span(r.lo, r.hi)})"
+                              for r in t.itertuples())
+            out.append(f"How games end, {n} players, {baseline} ({figure}): {parts}; n = "
+                       f"{int(t['games'].max())} games.")
+    if not cards.empty and cards["stands_out"].any():
+        top = cards[cards["stands_out"] & (cards["variant"] == baseline)]
+        if outcome_prefix:  # the scored sets are the definition of winning, not a cause
+            top = top[~top["kind"].str.startswith(outcome_prefix)]
+        if not top.empty:
+            r = top.loc[top["diff"].abs().idxmax()]
+            out.append(f"Cards, {r['players']} players: {r['kind']} matters most: seats with "
+                       f"it win {_signed(r['diff'], r['lo'], r['hi'])}; n = "
+                       f"{r['seats_with']} seats with it.")
+    return out
+
+
+__all__ = ["action_sentences", "action_win_sentences", "amount", "card_sentences",
+           "comeback_sentences", "comparison_sentences", "convergence_sentences",
+           "decision_sentences", "ending_sentences", "length_sentences", "not_tested",
+           "seat_sentences", "skill_sentences", "summary_lines", "sweep_sentences"]
