@@ -4,12 +4,21 @@ refuse to run on anything but the compiled build."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
+
+#: The suite's example game (``tests/example_game``, the worked example of
+#: ``docs/engine.md``) joins the registry for every test and every process a test starts
+#: (``SPIELTISCH_GAMES``, ``core/registry.py``): the one place that registers it.
+EXAMPLE_GAME = Path(__file__).parent / "tests" / "example_game"
+os.environ["SPIELTISCH_GAMES"] = os.pathsep.join(
+    [p for p in os.environ.get("SPIELTISCH_GAMES", "").split(os.pathsep)
+     if p and Path(p).resolve() != EXAMPLE_GAME.resolve()] + [str(EXAMPLE_GAME)])
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    import os
-
     if os.environ.get("SPIELTISCH_EXPECT_COMPILED"):
         import spieltisch
 

@@ -7,30 +7,39 @@ compiled to C extensions with mypyc from the same source; everything else stays 
 
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-#: The modules the compiled build compiles (paths under src/); the rest stays Python.
+ROOT = Path(__file__).parent
+
+
+def package_compiled(package: Path) -> list[str]:
+    """The modules a game package lists in its ``COMPILED`` (``games/<g>/__init__.py``),
+    read as text: setup.py runs before the package is installed and must not import it."""
+    tree = ast.parse((package / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and \
+                any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets):
+            return [f"{package.relative_to(ROOT / 'src').as_posix()}/{m}.py"
+                    for m in ast.literal_eval(node.value)]
+    return []
+
+
+#: The modules the compiled build compiles (paths under src/): the core's, each game's
+#: own list (its package's ``COMPILED``), the search bot's; the rest stays Python.
 COMPILED = [
     "spieltisch/core/fields.py",
     "spieltisch/core/phases.py",
     "spieltisch/core/cards.py",
     "spieltisch/core/game.py",
-    *(f"spieltisch/games/{game}/{module}.py"
-      for game, modules in {
-          "hockey": ("cards", "game", "state"),
-          "president": ("cards", "game", "state", "sampling"),
-          "pixmit": ("actions", "cards", "game", "state", "sampling", "views", "terms"),
-          "hoax": ("cards", "claims", "phases", "state", "sampling", "views"),
-          "hood_politix": ("cards", "terms", "judging", "game", "state", "sampling",
-                           "views"),
-      }.items() for module in modules),
+    *(module for package in sorted((ROOT / "src" / "spieltisch" / "games").iterdir())
+      if (package / "__init__.py").is_file() for module in package_compiled(package)),
     "spieltisch/bots/ismcts.py",
 ]
-
 
 class ParallelBuildExt(build_ext):
     """Compiles the extensions on every core, always anew: the C files are the same at
@@ -51,9 +60,8 @@ def ext_modules() -> list:
         return []
     from mypyc.build import mypycify
 
-    root = Path(__file__).parent
-    return mypycify(["--config-file", str(root / "_build" / "mypyc.ini"),
-                     *(str(root / "src" / m) for m in COMPILED)],
+    return mypycify(["--config-file", str(ROOT / "_build" / "mypyc.ini"),
+                     *(str(ROOT / "src" / m) for m in COMPILED)],
                     opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"))
 
 

@@ -131,7 +131,7 @@ def time_level(level: str, names: list[str], seconds: float, out_path: str | Non
     """Median, p95 and max decision time of ``level`` per game."""
     out = []
     for name in names:
-        c = measure(name, hard_budget(name), seconds, level=level)
+        c = measure(name, hard_budget(get_spec(name)), seconds, level=level)
         t = c.times
         if not t:
             print(f"{name} {c.players}p {level}: no searched decision")

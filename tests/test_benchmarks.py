@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from spieltisch.core import game_names
+
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = ROOT / "build" / "compiled"
 
@@ -70,8 +72,7 @@ def test_compiled_beside_pure(tmp_path: Path) -> None:
           "--json", str(figures))
     data = json.loads(figures.read_text())
     assert data["crazy_eights_py"] > 0 and data["ismcts_py_hearts"] > 0
-    assert {r["game"] for r in data["rows"]} == {
-        "hoax", "hockey", "hood_politix", "pixmit", "president"}
+    assert {r["game"] for r in data["rows"]} == set(game_names())  # the benchmark's too
     assert all(r["pure"] > 0 and r["compiled"] > 0 for r in data["rows"])
 
 
@@ -96,3 +97,9 @@ def test_hard_level_decision_times(tmp_path: Path) -> None:
     assert printed.startswith("hockey        2p hard:")
     (row,) = json.loads(figures.read_text())
     assert row["game"] == "hockey" and row["level"] == "hard" and row["act"] >= 1
+
+
+def test_long_replay_pages() -> None:
+    printed = bench("long_replay.py", "--players", "2", "--seed", "1")
+    assert printed.startswith("game: Hood Politix, 2 easy bots, seed 1: ")
+    assert "all " in printed and "GET /api/games meanwhile: n=" in printed

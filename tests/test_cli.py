@@ -151,6 +151,8 @@ def test_serve_with_a_bad_database_is_a_clear_error():
     assert r.exit_code == 2 and "cannot use the database nonsense://x" in r.output
     r = run("serve", "--port", "70000")
     assert r.exit_code == 2
+    r = run("serve", "--bot-cap", "0.1")  # a cap no search could keep
+    assert r.exit_code == 2 and "Invalid value for '--bot-cap'" in r.output
 
 
 def test_error_text_is_printed_literally():

@@ -104,10 +104,34 @@ def test_each_game_s_copy_is_written_from_its_fields():
 
     if spieltisch.compiled():
         pytest.skip("the compiled build has no source to read")
-    for name in GAMES:
+    for name in registry.game_names():
         cls = type(registry.get_spec(name).configure().new_state(seed=0))
         assert cls.FIELDS is not None
         assert inspect.getsource(cls._copy) == cls.FIELDS.copy_source(cls.__name__), name
+
+
+def test_setup_compiles_the_core_and_what_each_game_lists():
+    """``setup.py`` gathers each game's ``COMPILED`` (read as text, the package not
+    imported) beside the core's and the search bot's: each module once, each one a
+    file, and the cards and rules of every game whose records are compared here."""
+    import runpy
+
+    import setuptools
+
+    original = setuptools.setup
+    setuptools.setup = lambda **kwargs: None  # read the list; build nothing
+    try:
+        listed = runpy.run_path(str(ROOT / "setup.py"))["COMPILED"]
+    finally:
+        setuptools.setup = original
+    assert len(listed) == len(set(listed))
+    assert all((ROOT / "src" / m).is_file() for m in listed)
+    assert {"spieltisch/core/game.py", "spieltisch/core/phases.py",
+            "spieltisch/bots/ismcts.py"} <= set(listed)
+    for game in GAMES:  # the games whose records this file compares (a new game
+        # compiles what it lists, or nothing: its COMPILED is optional)
+        for module in ("cards", "state"):
+            assert f"spieltisch/games/{game}/{module}.py" in listed, game
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spieltisch.bots.base import Observation, RandomBot
-from spieltisch.core import IllegalAction, Verdict, Who, game_names, get_spec
+from spieltisch.core import Copy, IllegalAction, Verdict, Who, game_names, get_spec
+from spieltisch.core.cards import Shuffler
 from spieltisch.replay import Replay
 from spieltisch.runner import play_out, step
 
@@ -51,36 +52,11 @@ def sample_states(name, n, games=6, seed=0, every=7, limit=400):
     return out
 
 
-def final_round_places(state) -> list[int]:
-    """President: each seat's place in the last round (0 = first out), from the public
-    view; the seat left holding cards is last."""
-    finished = state.view(None)["finished"]
-    order = finished + [s for s in range(state.num_players) if s not in finished]
-    return [order.index(s) for s in range(state.num_players)]
-
-
-#: Each game's order at the end, from its spec: a key per seat, larger is better; seats
-#: with equal keys share a rank. The engine's ranks must follow it.
-RANK_KEYS = {
-    # most points; ties go to the better place in the final round (president.md §5)
-    "president": lambda st, r: list(zip(r.scores, [-p for p in final_round_places(st)],
-                                        strict=True)),
-    # more goals wins; overtime ends at the first goal (hockey.md §6)
-    "hockey": lambda st, r: [(x,) for x in r.scores],
-    # the lowest total wins (hood_politix.md §6)
-    "hood_politix": lambda st, r: [(-x,) for x in r.scores],
-    # highest score; on a tie fewer vetoes; if still tied, shared (pixmit.md §4)
-    "pixmit": lambda st, r: list(zip(r.scores, [-v for v in st.view(None)["vetoes"]],
-                                     strict=True)),
-    # most throne points: the first to 10 wins at once (hoax.md §6)
-    "hoax": lambda st, r: [(x,) for x in r.scores],
-}
-#: Games whose end rule leaves exactly one winner (Pixmit may share the win).
-ONE_WINNER = {"president", "hockey", "hood_politix", "hoax"}
-
-
-def test_every_game_states_its_rank_rule():
-    assert sorted(RANK_KEYS) == sorted(game_names())
+def rank_keys(state, result) -> list:
+    """Each seat's key for the order at the end by the game's rules (its spec's
+    ``rank_keys``; the scores, higher is better, for a game that states none)."""
+    rule = state.game.spec.rank_keys
+    return [(x,) for x in result.scores] if rule is None else list(rule(state, result))
 
 
 def assert_ranks_follow_the_rules(state) -> None:
@@ -90,12 +66,13 @@ def assert_ranks_follow_the_rules(state) -> None:
     name, n = state.game.name, state.num_players
     result = state.result()
     assert len(result.scores) == n and len(result.ranks) == n
-    keys = RANK_KEYS[name](state, result)
+    keys = rank_keys(state, result)
+    assert len(keys) == n, (name, keys)
     expected = [1 + sum(1 for k in keys if k > mine) for mine in keys]
     assert list(result.ranks) == expected, (name, result, keys)
     first = [s for s in range(n) if expected[s] == 1]
     assert result.winner == (first[0] if len(first) == 1 else None), (name, result)
-    if name in ONE_WINNER:
+    if state.game.spec.one_winner:
         assert result.winner is not None, (name, result)
 
 
@@ -189,6 +166,22 @@ def test_clone_is_independent(name, n):
         if seats and twin.legal_actions(seats[0]):
             twin.apply(seats[0], twin.legal_actions(seats[0])[0])
         assert snapshot(state) == before
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_an_empty_table_sets_exactly_the_declared_fields(name):
+    """``_empty_fields`` and ``FIELDS`` agree (each field declared once, N2 of issue 36):
+    an empty state holds every declared field but the caches, and nothing else."""
+    game = get_spec(name).configure()
+    cls = type(game.new_state(seed=1))
+    fields = cls.FIELDS
+    assert fields is not None, f"{cls.__name__} declares no FIELDS"
+    empty = cls.empty(game, Shuffler(random.Random(0), []))
+    held = getattr(empty, "__dict__", None)
+    if held is None:
+        pytest.skip("a compiled state has no __dict__ to read its fields from")
+    declared = {f for f in fields if fields.kinds[f] is not Copy.CACHE}
+    assert set(held) - {"game", "shuffler", "move_number"} == declared
 
 
 @pytest.mark.parametrize("name,n", player_cases())

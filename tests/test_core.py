@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import random
 from collections import Counter
 from enum import Enum, IntEnum
+from pathlib import Path
 
 import pytest
 
@@ -426,3 +428,77 @@ def test_ranks_from_scores_share_ranks_on_ties():
     assert ranks_from_scores([3, 7, 3, 1]) == (2, 1, 2, 4)
     assert ranks_from_scores([3, 7, 3, 1], higher_is_better=False) == (2, 4, 2, 1)
     assert ranks_from_scores([5, 5]) == (1, 1)
+
+
+#: What the core may import from its own package although it lies outside ``core/``: the
+#: registry finds the games in ``spieltisch.games`` (that is its job, not a layer above).
+ALLOWED_OUTSIDE_CORE = {("registry.py", "spieltisch.games")}
+
+
+def imports_outside_core(name: str, source: str) -> list[tuple[str, str]]:
+    """Each ``(name, module)`` that core module ``name`` (``source``) imports from
+    ``spieltisch`` outside ``core``, wherever the import statement stands
+    (``TYPE_CHECKING`` blocks and functions too)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                modules = [node.module or ""]
+            else:  # relative: one dot is core itself, two dots spieltisch
+                base = ["spieltisch", "core"][:max(0, 3 - node.level)]
+                target = ".".join(base + ([node.module] if node.module else []))
+                modules = [target] if node.module else \
+                    [f"{target}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        found += [(name, m) for m in modules
+                  if m.split(".")[0] == "spieltisch" and not m.startswith("spieltisch.core")]
+    return found
+
+
+def test_the_core_imports_nothing_above_it():
+    """Narration, bots and catalogs register through the game or are handed in
+    (``Game.narrator_class``, ``Game.bots``, ``core.words.use_catalogs``)."""
+    core = Path(__file__).resolve().parents[1] / "src" / "spieltisch" / "core"  # the source
+    found = [hit for path in sorted(core.glob("*.py"))
+             for hit in imports_outside_core(path.name, path.read_text(encoding="utf-8"))]
+    assert sorted(set(found) - ALLOWED_OUTSIDE_CORE) == []
+    # what the check finds: relative and absolute, in a function or a TYPE_CHECKING block
+    sample = ("if TYPE_CHECKING:\n    from ..bots.base import Bot\n"
+              "def f():\n    import spieltisch.i18n\n"
+              "from . import words\nfrom .. import narration\n")
+    assert sorted(imports_outside_core("x.py", sample)) == [
+        ("x.py", "spieltisch.bots.base"), ("x.py", "spieltisch.i18n"),
+        ("x.py", "spieltisch.narration")]
+
+
+def test_reasons_translate_through_the_catalogs_the_core_is_handed():
+    state = new_game("hockey", 2, seed=1)
+    idle = 1 - state.to_act()[0]
+    check = state.judge(idle, 0)
+    assert translate_reason(state.game, check, "de", ["Ada", "Ben"]) == \
+        f"{['Ada', 'Ben'][1 - idle]} ist am Zug, nicht {['Ada', 'Ben'][idle]}"
+
+
+def test_no_game_module_is_too_big_to_read() -> None:
+    """Issue 36: no module in a game's package over 900 lines, no class over 60 methods
+    (a game grows by modules per job: docs/engine.md, "When a game grows")."""
+    import ast
+
+    from spieltisch.core.registry import game_names, package_dir
+
+    too_big = []
+    for name in game_names():
+        for path in sorted(package_dir(name).rglob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            if len(text.splitlines()) > 900:
+                too_big.append(f"{path}: {len(text.splitlines())} lines")
+            for node in ast.walk(ast.parse(text)):
+                if isinstance(node, ast.ClassDef):
+                    methods = sum(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+                                  for n in node.body)
+                    if methods > 60:
+                        too_big.append(f"{path}: {node.name} has {methods} methods")
+    assert too_big == []

@@ -64,8 +64,9 @@ def test_readme_command_one_serves_the_games_from_a_fresh_copy(tmp_path: Path) -
     command = readme_command(1)
     assert command.endswith(".venv/bin/spieltisch serve"), command
     port = free_port()
+    # a fresh machine: no games registered from outside the package (SPIELTISCH_GAMES)
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("COVERAGE_", "VIRTUAL_ENV", "PYTHONPATH"))}
+           if not k.startswith(("COVERAGE_", "VIRTUAL_ENV", "PYTHONPATH", "SPIELTISCH_GAMES"))}
     # the server's data in a home of its own; a free port instead of the default 8000
     env.update(HOME=str(tmp_path / "home"), XDG_DATA_HOME=str(tmp_path / "home" / "data"))
     log = tmp_path / "serve.log"
@@ -85,7 +86,9 @@ def test_readme_command_one_serves_the_games_from_a_fresh_copy(tmp_path: Path) -
                 time.sleep(0.5)
         assert answer.status_code == 200
         games = {g["name"] for g in answer.json()}
-        assert games == {"hoax", "hockey", "hood_politix", "pixmit", "president"}
+        # every package of the source's games folder, and none from elsewhere
+        assert games == {p.parent.name for p in
+                         (copy / "src" / "spieltisch" / "games").glob("*/__init__.py")}
         said = subprocess.run([str(copy / ".venv" / "bin" / "spieltisch"), "--version"],
                               capture_output=True, text=True, env=env, check=True).stdout
         assert said == "spieltisch 0.1.0, pure Python\n"

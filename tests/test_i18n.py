@@ -101,3 +101,14 @@ def test_plural_forms_are_passed_as_plain_strings() -> None:
     bad = [str(path.relative_to(catalogs.PACKAGE)) for path in catalogs.source_files()
            if pattern.search(path.read_text(encoding="utf-8"))]
     assert not bad, bad
+
+
+@pytest.mark.parametrize("domain", sorted(d for d in EXTRACTED if d.split(".")[-1] == "client"))
+def test_browser_catalogs_hold_only_their_own_texts(domain: str) -> None:
+    """The core client's catalog has only the core client's texts and a game module's
+    catalog (``<game>.client``, in its package) only that module's: a text moves with its
+    module (``python -m spieltisch.catalogs`` drops what the code no longer has)."""
+    for lang in (lang for lang in LANGUAGES if lang != "en"):
+        with (domain_dir(domain) / f"{lang}.po").open("rb") as f:
+            ids = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
+        assert ids - set(EXTRACTED[domain]) == set(), (domain, lang)

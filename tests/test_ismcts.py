@@ -285,28 +285,27 @@ def test_depth_limits_rollout_actions(name, rollout):
     assert make_bot(game, "ismcts:5:depth=3", seat, 1).depth == 3
 
 
-#: The rollout cut each game gets without ``depth``: 20 actions for the games with an
-#: ``estimate()`` of their own (President, Hood Politix), none for the others, whose
-#: estimate is their standing (see "Depth" in ``bots/ismcts.py``).
-DEFAULT_DEPTHS = {"president": 20, "hood_politix": 20, "hockey": 0, "pixmit": 0, "hoax": 0}
-
-
-def test_every_game_has_a_stated_default_depth():
-    assert sorted(DEFAULT_DEPTHS) == sorted(GAMES)
+def test_default_depth_is_twenty():
     assert DEFAULT_DEPTH == 20
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_default_depth_only_for_games_with_their_own_estimate(name):
-    """Without ``depth`` the cut is 20 actions where the game has its own ``estimate()``
-    and none (0) where the estimate is just the standing."""
+def test_default_depth_is_the_games_own(name):
+    """Without ``depth`` the cut is the one the game's spec states (``search_depth``); a
+    game that states none gets 20 actions where it has its own ``estimate()`` and none
+    (0) where the estimate is just the standing. A stated cut needs a real estimate."""
     game = get_spec(name).configure(None)
     state = game.new_state(seed=1)
+    own = type(state).estimate is not State.estimate
+    stated = game.spec.search_depth
+    expected = stated if stated is not None else DEFAULT_DEPTH if own else 0
+    if expected:
+        assert own, f"{name} cuts rollouts at {expected} actions without an estimate()"
     seat = state.to_act()[0] if state.to_act() else 0
     bot = ISMCTSBot(game, seat, seed=0, budget=2, rollout="random")
     assert bot.depth is None  # decided at the first rollout
     bot._search(Observation(state, seat), list(state.legal_actions(seat)) or [WAIT])
-    assert bot.depth == DEFAULT_DEPTHS[name]
+    assert bot.depth == expected
 
 
 @pytest.mark.parametrize("name", GAMES)

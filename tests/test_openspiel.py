@@ -18,28 +18,22 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from spieltisch.core import game_names, get_spec  # noqa: E402
 from spieltisch.openspiel import EstimateEvaluator  # noqa: E402
 from spieltisch.rl import raw_env  # noqa: E402
-
-#: Hood Politix plays rounds until one seat has the unique lowest total, and random seats
-#: at large tables rarely settle it: from six players on, one round (``min_rounds=1``)
-#: keeps a random game to a few thousand moves.
-SHORT = {"hood_politix": (6, {"min_rounds": 1})}
-#: Random games too long for the normal suite even so (tens of thousands of moves: 8
-#: players take 35 s and 4 GiB, most of it the copy of every state that OpenSpiel keeps;
-#: 7 players end sooner with this seed, 3 s).
-SLOW = {("hood_politix", 8)}
+from spieltisch.rl.encoding import StateEncoder  # noqa: E402
 
 
 def sim_cases() -> list[object]:
-    """Every game at every player count (its fewest, default and most included)."""
+    """Every game at every player count (its fewest, default and most included), with the
+    options its spec gives for quick random games (``GameSpec.quick_options``) and its slow
+    counts (``slow_players``) marked."""
     cases = []
     for name in game_names():
         spec = get_spec(name)
         for n in range(spec.min_players, spec.max_players + 1):
-            short = SHORT.get(name)
-            options = short[1] if short and n >= short[0] else {}
+            quick = spec.quick_options
+            options = dict(quick[1]) if quick and n >= quick[0] else {}
             # not volume: the adapter's classes derive from the state's, which a compiled
             # build closes ("interpreted classes cannot inherit from compiled")
-            marks = [pytest.mark.slow] if (name, n) in SLOW else []
+            marks = [pytest.mark.slow] if n in spec.slow_players else []
             cases.append(pytest.param(name, n, options, id=f"{name}-{n}p", marks=marks))
     return cases
 
@@ -250,7 +244,11 @@ def test_observation_tensor_is_the_rl_observation(name):
     for state in decision_states(game, seed=6, limit=60)[::7]:
         p = state.current_player()
         required = p in state.game_state.to_act()
-        want = env.encoder.encode_state(state.game_state, p, required, not required)
+        engine, encoder = state.game_state, env.encoder
+        # a game's own observer encodes the state; without one the view is encoded
+        want = encoder.encode_state(engine, p, required, not required) \
+            if isinstance(encoder, StateEncoder) else \
+            encoder.encode(engine.view(p), p, required, not required)
         assert np.array_equal(np.array(state.observation_tensor(p), dtype=np.float32), want)
 
 

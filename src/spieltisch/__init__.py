@@ -1,5 +1,7 @@
 """spieltisch: rule engines, bots, simulation and play for five card games."""
 
+# imported with the package: it hands the core its catalogs (core/words.py, use_catalogs)
+from . import i18n  # noqa: F401
 from .core import load_position, new_game
 
 __version__ = "0.1.0"

@@ -5,9 +5,16 @@ the new ones to each language's ``.po`` file (with an empty translation to fill 
 and drops texts the code no longer has; ``tests/test_i18n.py`` fails while any
 translation is missing. Which source files belong to which domain is decided here:
 
-* ``games/<game>/**.py`` (tests excluded) → the game's domain;
-* ``cli/**.py`` → ``cli``; ``server/**.py`` → ``server``; ``server/static/**.js`` → ``client``;
+* ``games/<game>/**.py`` (tests excluded) → the game's domain (``games/<game>/locale/``);
+* ``games/<game>/**.js`` (its browser module, ``client.js``) → ``<game>.client``
+  (``games/<game>/locale/client/``), served with the core client's texts at that game's
+  tables (``GET /api/i18n/{lang}?game=<game>``);
+* ``cli/**.py`` → ``cli``; ``server/**.py`` → ``server``; ``server/static/**.js`` → ``client``
+  (the core client only);
 * every other module of the package → ``core``.
+
+A domain named on the command line limits the update to it; a game's name updates both
+of the game's catalogs (``python -m spieltisch.catalogs hockey``).
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ def domain_of(path: Path) -> str:
     """The domain a source file's texts belong to."""
     rel = path.relative_to(PACKAGE).parts
     if rel[0] == "games" and len(rel) > 2:
-        return rel[1]
+        return f"{rel[1]}.client" if path.suffix == ".js" else rel[1]
     if rel[0] == "cli":
         return "cli"
     if rel[0] == "server":
@@ -46,8 +53,27 @@ def source_files() -> Iterator[Path]:
         rel = path.relative_to(PACKAGE).parts
         if "tests" in rel or "__pycache__" in rel or not path.is_file():
             continue
-        if path.suffix == ".py" or (path.suffix == ".js" and rel[0] == "server"):
+        if path.suffix == ".py" or (path.suffix == ".js" and rel[0] in ("server", "games")):
             yield path
+
+
+def outside_files() -> list[tuple[Path, str]]:
+    """The Python files and browser modules of the games registered from outside the
+    package (``SPIELTISCH_GAMES``, tests excluded), each with its domain: the game's name,
+    ``<game>.client`` for its ``.js`` files."""
+    from .core.registry import game_names, package_dir
+
+    found = []
+    for name in game_names():
+        folder = package_dir(name)
+        if folder.is_relative_to(PACKAGE):
+            continue
+        found += [(path, name if path.suffix == ".py" else f"{name}.client")
+                  for path in sorted(folder.rglob("*"))
+                  if path.suffix in (".py", ".js") and path.is_file()
+                  and "tests" not in path.relative_to(folder).parts
+                  and "__pycache__" not in path.parts]
+    return found
 
 
 def extract() -> dict[str, dict[str, tuple[str, ...]]]:
@@ -55,12 +81,12 @@ def extract() -> dict[str, dict[str, tuple[str, ...]]]:
     from babel.messages.extract import extract_from_file
 
     out: dict[str, dict[str, tuple[str, ...]]] = {}
-    for path in source_files():
+    for path, domain in [(p, domain_of(p)) for p in source_files()] + outside_files():
         method, keywords = ("javascript", JS_KEYWORDS) if path.suffix == ".js" \
             else ("python", PY_KEYWORDS)
         # the client builds its HTML in template strings: read the t() calls inside them
         options = {"parse_template_string": True} if path.suffix == ".js" else {}
-        found = out.setdefault(domain_of(path), {})
+        found = out.setdefault(domain, {})
         for _line, message, _comments, _context in extract_from_file(
                 method, str(path), keywords=keywords, options=options):
             msg = (message,) if isinstance(message, str) else tuple(message)
@@ -85,12 +111,13 @@ def _new_catalog(domain: str, lang: str | None) -> Catalog:
 def update(verbose: bool = True, only: Sequence[str] = ()) -> None:
     """Add new texts to every catalog (empty translations), drop ones no longer in the code.
 
-    ``only`` limits the update to those domains (``python -m spieltisch.catalogs hockey``).
+    ``only`` limits the update to those domains; a game's name stands for both of its
+    catalogs (``python -m spieltisch.catalogs hockey``: ``hockey`` and ``hockey.client``).
     """
     from babel.messages.pofile import read_po, write_po
 
     for domain, messages in sorted(extract().items()):
-        if only and domain not in only:
+        if only and domain not in only and domain.partition(".")[0] not in only:
             continue
         folder = domain_dir(domain)
         folder.mkdir(parents=True, exist_ok=True)
@@ -113,7 +140,8 @@ def update(verbose: bool = True, only: Sequence[str] = ()) -> None:
                 write_po(f, catalog, width=0, omit_header=False, sort_output=True)
             missing = sum(1 for m in catalog if m.id and not m.string)
             if verbose:
-                print(f"{path.relative_to(PACKAGE)}: {len(messages)} texts, {missing} untranslated")
+                shown = path.relative_to(PACKAGE) if path.is_relative_to(PACKAGE) else path
+                print(f"{shown}: {len(messages)} texts, {missing} untranslated")
 
 
 if __name__ == "__main__":

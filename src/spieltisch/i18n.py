@@ -10,6 +10,9 @@ owns its own texts:
 
 * a game's domain is its package's ``locale/`` folder (``games/hockey/locale/de.po``),
   named by the game (``"hockey"``);
+* a game's browser module (``client.js``) has a domain of its own in the package,
+  ``locale/client/`` (``"hockey.client"``): the server hands it to the browser with the
+  core client's texts when a table of that game is open;
 * the other domains are folders under ``spieltisch/locale/`` (``"cli"``, ``"client"``,
   ``"server"``, ``"core"``).
 
@@ -28,6 +31,9 @@ from functools import cache
 from pathlib import Path
 from typing import cast
 
+from .core.words import N_ as N_  # where games and layers take the mark from
+from .core.words import use_catalogs
+
 #: The languages of the games' publications (German, Dutch) and English.
 LANGUAGES: tuple[str, ...] = ("en", "de", "nl")
 DEFAULT_LANGUAGE = "en"
@@ -37,22 +43,29 @@ LANGUAGE_NAMES: dict[str, str] = {"en": "English", "de": "Deutsch", "nl": "Neder
 _PACKAGE = Path(__file__).parent
 
 
-def N_(message: str) -> str:
-    """Mark ``message`` for translation without translating it (translated where shown)."""
-    return message
-
-
 def domain_dir(domain: str) -> Path:
-    """The folder that holds ``domain``'s catalogs: a game's ``locale/`` or ``locale/<domain>``."""
+    """The folder that holds ``domain``'s catalogs: a game's ``locale/`` or ``locale/<domain>``;
+    ``<game>.client`` is the game's ``locale/client/`` (its browser module's texts)."""
+    game, dot, part = domain.partition(".")
+    if dot:
+        return domain_dir(game) / part
     game_dir = _PACKAGE / "games" / domain / "locale"
     if (_PACKAGE / "games" / domain / "__init__.py").exists():
         return game_dir
-    return _PACKAGE / "locale" / domain
+    own = _PACKAGE / "locale" / domain
+    if not own.is_dir():  # a game registered from elsewhere (``SPIELTISCH_GAMES``)?
+        from .core.registry import game_names, package_dir
+
+        if domain in game_names():
+            return package_dir(domain) / "locale"
+    return own
 
 
 def domains() -> list[str]:
     """Every domain that has a catalog folder (games first, then the others)."""
     found = sorted(p.parent.name for p in (_PACKAGE / "games").glob("*/locale") if p.is_dir())
+    found += sorted(f"{p.parent.parent.name}.{p.name}"
+                    for p in (_PACKAGE / "games").glob("*/locale/client") if p.is_dir())
     found += sorted(p.name for p in (_PACKAGE / "locale").iterdir() if p.is_dir()) \
         if (_PACKAGE / "locale").is_dir() else []
     return found
@@ -155,6 +168,10 @@ class Translator:
 def translator(lang: str | None, *domains: str) -> Translator:
     """A translator for ``lang`` over ``domains`` (cached; catalogs are read once)."""
     return Translator(normalise_language(lang), domains or ("core",))
+
+
+# the core's reasons translate through these catalogs (it imports nothing above it)
+use_catalogs(translator)
 
 
 def _po_path(lang: str, domain: str) -> Path:

@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 
+from spieltisch.core.registry import game_names, get_spec
 from spieltisch.server.loopback import LoopbackServer
 
 TIMEOUT_MS = 20_000
@@ -18,18 +19,34 @@ TIMEOUT_MS = 20_000
 LOG_HEADING = {"en": "What happened", "de": "Was passiert ist", "nl": "Wat er gebeurde"}
 
 #: Signs of raw data reaching a player: code syntax, a JavaScript value, a snake_case key
-#: ("hand_sizes", "mic_drop_window"), a code word of the engine ("settle-protect").
-RAW = re.compile(r"[={}\[\]]|\bundefined\b|\bnull\b|\bNaN\b|\[object|\b[a-z0-9]+_[a-z0-9_]+\b"
-                 r"|\b(?:mic-check|mic-drop|settle-protect|prime_minister)\b")
-#: Card codes the games use internally (their names must be shown instead).
-RAW_CARDS = {
-    "president": re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b|\bJK[12]\b"),
-    "hockey": re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b"),
-    "hood_politix": re.compile(r"\b[GOPY](?:10|[1-9]|DU|BU|PB|50|IY|PS|DL|SN)[ab]?\b"),
-    "pixmit": re.compile(r"\b(?:offer|claim|return|target) (?:\d|none)"),
-    "hoax": re.compile(r"\b(?:baron|monk|judge|merchant|magician|thief|farmer) "
-                       r"(?:tax|steal|trade)\b"),
-}
+#: ("hand_sizes", "mic_drop_window"); a game's own code words ("settle-protect") are in
+#: its ``GameSpec.raw_codes``.
+RAW = re.compile(r"[={}\[\]]|\bundefined\b|\bnull\b|\bNaN\b|\[object|\b[a-z0-9]+_[a-z0-9_]+\b")
+
+
+def raw_codes(game: str) -> re.Pattern[str] | None:
+    """The game's internal codes (cards, actions: ``GameSpec.raw_codes``) whose names must
+    be shown instead; None where the game declares none."""
+    pattern = get_spec(game).raw_codes
+    return re.compile(pattern) if pattern else None
+
+
+def players(game: str) -> int:
+    """The player count of the suite's browser tables: three where the game allows (a bot
+    on either side of the person), else the nearest count it allows."""
+    spec = get_spec(game)
+    return min(max(spec.min_players, 3), spec.max_players)
+
+
+def tables(people: int = 1) -> list[tuple[str, list[str], dict[str, Any]]]:
+    """Every registered game's browser table: ``(game, seats, options)``, ``people`` human
+    seats and easy bots for the rest (``players``), its ``GameSpec.test_options``."""
+    out = []
+    for game in game_names():
+        n = players(game)
+        out.append((game, ["human"] * people + ["bot:easy"] * (n - people),
+                    dict(get_spec(game).test_options)))
+    return out
 
 
 def new_page(browser: Any, lang: str = "en", width: int = 1100, height: int = 900,
@@ -202,8 +219,9 @@ def log_lines(page: Any) -> list[str]:
 
 def assert_readable(game: str, texts: list[str]) -> None:
     """No raw key, JSON, code syntax or internal card code in what a player reads."""
+    pattern = raw_codes(game)
     for text in texts:
         bad = RAW.search(text)
         assert bad is None, f"raw data {bad.group()!r} in {text!r}"
-        code = RAW_CARDS[game].search(text)
+        code = pattern.search(text) if pattern else None
         assert code is None, f"card code {code.group()!r} in {text!r}"

@@ -11,9 +11,10 @@ import httpx
 import pytest
 
 from spieltisch import catalogs
+from spieltisch.core.registry import client_module, game_names
 from spieltisch.server.loopback import LoopbackServer
 
-from .helpers import create, new_page, sit, wait_ready_for, wait_started
+from .helpers import create, new_page, sit, tables, wait_ready_for, wait_started
 
 
 def violations(page: Any) -> list[str]:
@@ -35,13 +36,8 @@ def test_lobby(server: LoopbackServer, browser: Any) -> None:
     page.context.close()
 
 
-TABLES = [
-    ("hockey", ["human", "bot:easy"], {}),
-    ("president", ["human", "bot:easy", "bot:easy", "bot:easy"], {}),
-    ("hood_politix", ["human", "bot:easy", "bot:easy"], {"move_seconds": 0.0}),
-    ("pixmit", ["human", "bot:easy", "bot:easy"], {}),
-    ("hoax", ["human", "bot:easy", "bot:easy", "bot:easy"], {}),
-]
+#: Every registered game's table: a person and easy bots, the game's test options.
+TABLES = tables()
 
 
 @pytest.mark.parametrize(("game", "seats", "options"), TABLES, ids=[g[0] for g in TABLES])
@@ -71,19 +67,23 @@ def test_replay_page(server: LoopbackServer, browser: Any) -> None:
 
 
 def test_every_client_text_is_in_the_catalog() -> None:
-    """Each t("…") / tn("…", "…", n) literal of the client reaches the `client` catalog (the
-    extractor skips texts inside a quoted HTML attribute of a template string: keep them
-    in a variable)."""
-    extracted = catalogs.extract()["client"]
+    """Each t("…") / tn("…", "…", n) literal of the client reaches its catalog: the core
+    client's reach `client`, a game module's its package's `<game>.client` (the extractor
+    skips texts inside a quoted HTML attribute of a template string: keep them in a
+    variable)."""
+    extracted = catalogs.extract()
     call = re.compile(r"""\btn?\(\s*(['"])((?:(?!\1).|\\.)*)\1""")
     missing = []
-    for path in catalogs.source_files():
-        if path.suffix != ".js" or path.name.endswith(".esm.js"):
-            continue
+    modules = [p for p in catalogs.source_files()
+               if p.suffix == ".js" and not p.name.endswith(".esm.js")]
+    assert {catalogs.domain_of(p) for p in modules} >= {"client"} | {
+        f"{g}.client" for g in game_names() if client_module(g)}
+    for path in modules:
+        domain = extracted.get(catalogs.domain_of(path), {})
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.lstrip().startswith("//"):
                 continue
             for _, text in call.findall(line):
-                if text.replace("\\'", "'") not in extracted:
-                    missing.append(f"{path.name}: {text!r}")
+                if text.replace("\\'", "'") not in domain:
+                    missing.append(f"{path.relative_to(catalogs.PACKAGE)}: {text!r}")
     assert missing == []

@@ -26,6 +26,7 @@ from .helpers import (
     press_ready,
     sit,
     snapshot,
+    tables,
     wait_ready_for,
     wait_started,
 )
@@ -132,13 +133,8 @@ def test_president_two_people_rules_reload_and_a_spectator(server: LoopbackServe
         p.context.close()
 
 
-TWO_PEOPLE = [
-    ("hockey", ["human", "human"], {}),
-    ("president", ["human", "human", "bot:easy", "bot:easy"], {}),
-    ("hood_politix", ["human", "human", "bot:easy"], {"move_seconds": 0.0}),
-    ("pixmit", ["human", "human", "bot:easy"], {}),
-    ("hoax", ["human", "human", "bot:easy", "bot:easy"], {}),
-]
+#: Every registered game with two people and easy bots for the other seats.
+TWO_PEOPLE = tables(people=2)
 
 
 @pytest.mark.parametrize(("game", "seats", "options"), TWO_PEOPLE, ids=[g[0] for g in TWO_PEOPLE])
@@ -327,9 +323,9 @@ def test_replay_steps_and_download(server: LoopbackServer, browser: Any, artifac
     page.click("#last")
     assert_readable("hockey", [page.locator(p).inner_text() for p in ("#r-step", "#r-board")])
     page.screenshot(path=str(artifacts / "replay.png"), full_page=True)
-    steps = httpx.get(f"{server.base}/api/tables/{code}/replay/steps?seat=1").json()["steps"]
+    steps = httpx.get(f"{server.base}/api/tables/{code}/replay/steps?seat=1").json()
     rep = httpx.get(f"{server.base}/api/tables/{code}/replay").json()
-    assert len(steps) == len(rep["actions"]) + 1
+    assert steps["total"] == len(rep["actions"]) + 1
     page.context.close()
 
 

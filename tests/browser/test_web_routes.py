@@ -1,5 +1,6 @@
-"""The client's HTTP routes without a browser: page, static files, rules, descriptions,
-replay steps (every game through the engine API only)."""
+"""The client's HTTP routes without a browser: page, static files, each game's module
+and texts from its package, rules, descriptions, replay steps (every game through the
+engine API only)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import time
 import httpx
 import pytest
 
-from spieltisch.core.registry import game_names
+from spieltisch.core.registry import client_module, game_names, package_dir
+from spieltisch.i18n import translator
 from spieltisch.server.loopback import LoopbackServer
 
 
@@ -19,9 +21,46 @@ def test_page_and_static(server: LoopbackServer) -> None:
     modules = ("app", "connection", "games", "i18n", "lobby", "markdown", "marked.esm",
                "replay", "router", "rules", "table", "util")
     for path in ("/static/style.css", *(f"/static/{m}.js" for m in modules),
-                 "/static/games/common.js", "/static/games/generic.js",
-                 *(f"/static/games/{g}.js" for g in game_names())):
+                 "/static/games/common.js", "/static/games/generic.js"):
         assert httpx.get(server.base + path).status_code == 200, path
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_games_module_comes_from_its_package(server: LoopbackServer, game: str) -> None:
+    """``/api/games`` names the module in the game's package (``client.js``), served as
+    JavaScript; a game without one has ``client: null`` (the generic table) and a 404."""
+    listed = {g["name"]: g for g in httpx.get(f"{server.base}/api/games").json()}
+    module = client_module(game)
+    r = httpx.get(f"{server.base}/games/{game}/client.js")
+    if module is None:
+        assert listed[game]["client"] is None
+        assert r.status_code == 404 and r.json()["error"] == "no_client"
+        return
+    assert module == package_dir(game) / "client.js"
+    assert listed[game]["client"] == f"/games/{game}/client.js"
+    assert r.status_code == 200 and r.content == module.read_bytes()
+    assert r.headers["content-type"].startswith("text/javascript")
+
+
+def test_a_game_module_for_no_game_is_404(server: LoopbackServer) -> None:
+    for name in ("nope", "..", "common"):
+        r = httpx.get(f"{server.base}/games/{name}/client.js")
+        assert r.status_code == 404, name
+    assert httpx.get(f"{server.base}/static/games/generic.js").status_code == 200
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_games_texts_come_with_the_core_clients(server: LoopbackServer, game: str) -> None:
+    """``/api/i18n/{lang}?game=`` is the core client's texts and the game's catalog
+    (``<game>.client``) under them; the core client's alone do not have the game's."""
+    core = httpx.get(f"{server.base}/api/i18n/de").json()["messages"]
+    both = httpx.get(f"{server.base}/api/i18n/de?game={game}").json()["messages"]
+    own = translator("de", f"{game}.client").messages()
+    assert both == {**own, **core}
+    if client_module(game) is not None:
+        assert own, f"{game} has a module but no German texts for it"
+        assert set(own) - set(core), f"{game}'s texts are all in the core catalog"
+    assert httpx.get(f"{server.base}/api/i18n/de?game=nope").status_code == 404
 
 
 @pytest.mark.parametrize("game", game_names())

@@ -27,7 +27,7 @@ import pytest
 
 from spieltisch.bots.base import Bot, Observation, RandomBot
 from spieltisch.bots.ismcts import ISMCTSBot
-from spieltisch.bots.levels import HARD_BUDGETS, HARD_MS, make_seat_bot
+from spieltisch.bots.levels import HARD_MS, make_seat_bot
 from spieltisch.core import get_spec
 from spieltisch.server import ServerConfig
 from spieltisch.server.app import Lobby
@@ -130,7 +130,8 @@ def test_a_stored_greedy_spec_loads_at_its_level_and_plays(tmp_path: Path) -> No
                                                      "ismcts::ms=1e12:c=nan"]
             for bot in rt.bots.values():
                 assert isinstance(bot, ISMCTSBot)
-                assert (bot.budget, bot.ms, bot.c) == (HARD_BUDGETS["hockey"], HARD_MS, 0.35)
+                assert (bot.budget, bot.ms, bot.c) == \
+                    (get_spec("hockey").hard_budget, HARD_MS, 0.35)
             began = time.monotonic()
             while len(rt.log) < 6:  # both bots decided, several times
                 assert time.monotonic() - began < 30, f"{len(rt.log)} actions"

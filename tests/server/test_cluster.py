@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 import pytest
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
 from .helpers import (
@@ -129,7 +130,7 @@ class Cluster:
         self.args = ["--db", self.url, "--redis", REDIS, "--cluster", self.name,
                      "--lease", "2", "--grace", "1000", "--bot-timing", "0",
                      "--messages-per-second", "10000", "--forwarded-allow-ips", "127.0.0.1",
-                     *(extra or [])]
+                     "--max-spectators", "2", *(extra or [])]
         self.tmp = tmp
         from spieltisch.server.store import Store
 
@@ -532,6 +533,38 @@ def test_a_rematch_is_agreed_at_the_owner_across_nodes(cluster: Cluster) -> None
     assert status["names"][1:] == ["Bea", "Cem"] and status["rematch_of"] == code
     assert httpx.get(f"{b.base}/api/tables/{code}", timeout=TIMEOUT).json()["rematch"] == \
         started["code"]
+
+
+def test_a_spectator_past_the_cap_is_closed_by_the_node_that_relays_it(
+        cluster: Cluster) -> None:
+    """The owner refuses a third spectator (``--max-spectators 2``) who came through
+    another node: the reason reaches the client, then its relay closes the socket with
+    1008 (before, the relayed socket stayed open, served by nobody)."""
+    nodes = cluster.alive(3)
+    code = create_table(nodes[0].base, "president",
+                        ["human", "bot:easy", "bot:easy", "bot:easy"], 4, seed=3)["code"]
+    join(nodes[0].base, code, "Ann")
+    relay = nodes[(cluster.owner(code) + 1) % 3]
+
+    async def go() -> tuple[int | None, list[dict[str, Any]]]:
+        watching = [await Client.open(relay.ws, code) for _ in range(2)]
+        for c in watching:
+            await c.until(lambda m: m["type"] == "welcome")
+        got: list[dict[str, Any]] = []
+        async with connect(f"{relay.ws}/ws/{code}", open_timeout=TIMEOUT) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            try:
+                while True:
+                    got.append(json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT)))
+            except ConnectionClosed as e:
+                closed = e.rcvd.code if e.rcvd else None
+        for c in watching:
+            await c.close()
+        return closed, got
+
+    closed, got = asyncio.run(go())
+    assert closed == 1008
+    assert [m["code"] for m in got if m["type"] == "error"] == ["too_many_spectators"]
 
 
 def test_a_burst_of_creates_waits_for_redis_instead_of_failing(cluster: Cluster) -> None:

@@ -236,17 +236,25 @@ def test_a_bot_whose_move_cannot_be_stored_tries_again(db_url: str) -> None:
 
 # -- 6. a slow database stops no table ----------------------------------------------------------
 @contextlib.contextmanager
+def sqlite_write_lock(db_url: str) -> Iterator[None]:
+    """Hold SQLite's write lock from another connection (an operator's ``BEGIN
+    IMMEDIATE``): other writers wait, readers of a WAL database go on."""
+    conn = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        conn.execute("ROLLBACK")
+        conn.close()
+
+
+@contextlib.contextmanager
 def locked(db_url: str, prefix: str) -> Iterator[None]:
     """Hold the lock other writers wait for: PostgreSQL's table lock on the tables, which
     stops readers too, or SQLite's write lock (readers of a WAL database go on)."""
     if db_url.startswith("sqlite"):
-        conn = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None)
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with sqlite_write_lock(db_url):
             yield
-        finally:
-            conn.execute("ROLLBACK")
-            conn.close()
         return
     import psycopg
 

@@ -323,29 +323,37 @@ def test_replay_steps_are_worked_out_once_per_table_and_viewer(
     while httpx.get(f"{server.base}/api/tables/{code}", timeout=TIMEOUT).json()[
             "status"] != "over":
         time.sleep(0.05)
-    calls: list[tuple[int | None, bool]] = []
-    real = web.replay_steps
+    calls: list[tuple[str, str, int]] = []
+    real = web.encoded_page
 
-    def counted(data: dict[str, Any], seat: int | None, full: bool, names: Any = (),
-                lang: str = "en") -> dict[str, Any]:
-        calls.append((seat, full))
-        return real(data, seat, full, names, lang)
+    def counted(rt: Any, page: Any, *args: Any) -> bytes:
+        calls.append((page.viewer, page.lang, page.start))
+        return real(rt, page, *args)
 
-    monkeypatch.setattr(web, "replay_steps", counted)
+    monkeypatch.setattr(web, "encoded_page", counted)
     url = f"{server.base}/api/tables/{code}/replay/steps"
     first = httpx.get(url, params={"seat": "full"}, timeout=TIMEOUT)
     again = httpx.get(url, params={"seat": "full"}, timeout=TIMEOUT)
     seat = httpx.get(url, params={"seat": "1"}, timeout=TIMEOUT)
     assert first.status_code == again.status_code == seat.status_code == 200
-    assert first.content == again.content and calls == [(None, True), (1, False)]
+    assert first.content == again.content and calls == [("full", "en", 0), ("1", "en", 0)]
     replay = httpx.get(f"{server.base}/api/tables/{code}/replay", timeout=TIMEOUT).json()
     names = first.json()["names"]
     assert names == ["Anna", "Ben"]
-    assert first.json() == real(replay, None, True, names) \
-        and seat.json() == real(replay, 1, False, names)
+    page = server.config.replay_page_steps  # the first page: steps 0 to 199
+    assert first.json()["steps"] == real_steps(replay, None, True, names)[:page] \
+        and seat.json()["steps"] == real_steps(replay, 1, False, names)[:page]
     german = httpx.get(url, params={"seat": "1", "lang": "de"}, timeout=TIMEOUT)
-    assert calls[-1] == (1, False), "another language is worked out anew"
-    assert german.json() == real(replay, 1, False, names, "de")
+    assert calls[-1] == ("1", "de", 0), "another language is worked out anew"
+    assert german.json()["steps"] == real_steps(replay, 1, False, names, "de")[:page]
+
+
+def real_steps(replay: dict[str, Any], seat: int | None, full: bool, names: list[str],
+               lang: str = "en") -> list[dict[str, Any]]:
+    """Every step of ``replay`` as the whole-game function tells them."""
+    from spieltisch.server import web
+
+    return web.replay_steps(replay, seat, full, names, lang)["steps"]  # type: ignore[no-any-return]
 
 
 def test_http_requests_are_limited_per_client(tmp_path: Path) -> None:

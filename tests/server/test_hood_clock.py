@@ -69,9 +69,10 @@ def test_a_paused_move_timer_resumes_with_the_time_it_had_left(tmp_path: Path) -
         move_timer = C.EXPIRE_ID[C.T_MOVE]
 
         async def settle(until: Callable[[], bool] = lambda: False) -> None:
-            """Let the loop run what is due now (a timer that passed, its action)."""
-            for _ in range(200):
-                if until():
+            """Let the loop run what is due now (a timer that passed, its action, whose
+            write runs in the store's writer thread while the table's lock is held)."""
+            for turn in range(200_000):
+                if until() or (turn >= 200 and not rt.lock.locked()):
                     return
                 await asyncio.sleep(0)
 

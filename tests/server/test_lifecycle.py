@@ -18,7 +18,7 @@ from spieltisch.narration import describe, narrate
 from spieltisch.replay import Replay
 from spieltisch.server import ServerConfig
 from spieltisch.server.app import Lobby
-from spieltisch.server.store import SeatRow, Store
+from spieltisch.server.store import FIRST_EPOCH, SeatRow, StaleOwner, Store
 
 from .helpers import (
     Client,
@@ -93,13 +93,14 @@ def test_a_failed_row_does_not_fail_its_batch(tmp_path: Path) -> None:
 
     async def run() -> list[Any]:
         w = store.writer
-        return await asyncio.gather(w.append(tid, 0, 0, "a"), w.append(tid, 1, 1, "b"),
-                                    w.append(tid, 1, 2, "dup"), w.append(tid, 2, 3, "c"),
+        e = FIRST_EPOCH  # the creator's claim
+        return await asyncio.gather(w.append(tid, e, 0, 0, "a"), w.append(tid, e, 1, 1, "b"),
+                                    w.append(tid, e, 1, 2, "dup"), w.append(tid, e, 2, 3, "c"),
                                     return_exceptions=True)
 
     out = asyncio.run(run())
     assert out[0] is None and out[1] is None and out[3] is None
-    assert isinstance(out[2], Exception)  # the index is taken: this one alone fails
+    assert isinstance(out[2], StaleOwner)  # the index is taken: this one alone fails
     assert [(a.index, a.action) for a in store.load_actions(tid)] == [
         (0, "a"), (1, "b"), (2, "c")]
     assert store.writer.batches >= 1
@@ -210,8 +211,8 @@ def test_a_finished_table_leaves_the_live_set_but_serves_status_replay_and_socke
     rep = httpx.get(f"{server.base}/api/tables/{code}/replay", timeout=60).json()
     assert rep["seed"] == SEED and len(rep["actions"]) == status["actions"]
     assert Replay.from_json(rep).verify().result().to_json() == last["result"]
-    steps = httpx.get(f"{server.base}/api/tables/{code}/replay/steps?seat=3&lang=de",
-                      timeout=60)
+    steps = httpx.get(f"{server.base}/api/tables/{code}/replay/steps?seat=3&lang=de"
+                      "&limit=1000", timeout=60)  # the whole game in one page
     assert steps.status_code == 200 and len(steps.json()["steps"]) == len(rep["actions"]) + 1
     # every step is told in the reader's language, as seat 3 saw it: the deal, then each
     # action's events, with the action in words

@@ -12,7 +12,8 @@ import httpx
 import pytest
 
 from spieltisch.bots.ismcts import ISMCTSBot
-from spieltisch.bots.levels import HARD_BUDGETS, HARD_MS
+from spieltisch.bots.levels import HARD_MS
+from spieltisch.core import get_spec
 from spieltisch.guides import guide_text
 from spieltisch.i18n import translator
 from spieltisch.server import ServerConfig
@@ -173,7 +174,7 @@ def test_waiting_tables_expire_when_nobody_joins(tmp_path_factory: pytest.TempPa
             busy = await lobby.create({"game": "hockey", "seats": ["human", "human"]}, "b")
             hard = await lobby.create({"game": "hockey", "seats": ["human", "bot:hard"]}, "c")
             bot = hard.bots[1]
-            assert isinstance(bot, ISMCTSBot) and bot.budget == HARD_BUDGETS["hockey"]
+            assert isinstance(bot, ISMCTSBot) and bot.budget == get_spec("hockey").hard_budget
             assert bot.ms == HARD_MS
             now[0] += 29 * 60
             await lobby.join(busy, {"name": "Zoe"})

@@ -34,7 +34,7 @@ def test_the_migrations_make_the_schema_the_store_queries(db_url: str) -> None:
     store = Store(db_url, unique_prefix())
     try:
         assert migrate.describe(store.engine, store.prefix) == {
-            "current": "r0001", "head": "r0001", "up_to_date": True}
+            "current": "r0002", "head": "r0002", "up_to_date": True}
         with store.engine.connect() as conn:
             context = MigrationContext.configure(conn, opts={
                 "version_table": f"{store.prefix}alembic_version",
@@ -43,7 +43,7 @@ def test_the_migrations_make_the_schema_the_store_queries(db_url: str) -> None:
                                                        or name.startswith(store.prefix))})
             assert compare_metadata(context, store.metadata) == []
         Store(db_url, store.prefix).close()  # a second start changes nothing
-        assert migrate.current(store.engine, store.prefix) == "r0001"
+        assert migrate.current(store.engine, store.prefix) == "r0002"
     finally:
         store.drop_all()
         store.close()
@@ -68,7 +68,7 @@ def test_a_database_made_before_migrations_is_taken_over_and_played_on(
     async def run() -> None:
         lobby = Lobby(cfg)
         try:
-            assert migrate.current(lobby.store.engine, prefix) == "r0001"
+            assert migrate.current(lobby.store.engine, prefix) == "r0002"
             assert await lobby.recover() == 1
             rt = lobby.tables["OLDGAM"]
             assert rt._driver is not None
@@ -83,6 +83,41 @@ def test_a_database_made_before_migrations_is_taken_over_and_played_on(
 
     asyncio.run(run())
     engine.dispose()
+
+
+def test_a_store_at_r0001_gets_the_owner_epoch_and_its_tables_are_claimed(
+        db_url: str) -> None:
+    """A store at the first revision with a game in progress: the upgrade adds the
+    owner epoch (0 for the stored table, nothing else changed), and opening the table
+    for writing claims it (epoch 1) with its whole log."""
+    from spieltisch.server.store import SeatRow
+
+    prefix = unique_prefix()
+    engine = make_engine(db_url)
+    migrate.upgrade(engine, prefix, "r0001")
+    assert migrate.current(engine, prefix) == "r0001"
+    with engine.begin() as conn:
+        conn.execute(text(f"INSERT INTO {prefix}tables (id, code, game, players, options, "
+                          "seed, status, created, owner) VALUES (7, 'EPOCH2', 'president', "
+                          "4, '{}', '5', 'playing', 0, '')"))
+        for i in range(4):
+            conn.execute(text(f"INSERT INTO {prefix}seats (table_id, seat, kind, name) "
+                              f"VALUES (7, {i}, 'human', '')"))
+        conn.execute(text(f"INSERT INTO {prefix}actions (table_id, idx, seat, action) "
+                          "VALUES (7, 0, 0, '1')"))
+    store = Store(db_url, prefix)  # upgrades to the newest revision
+    try:
+        assert migrate.current(engine, prefix) == "r0002"
+        row = store.load_table("EPOCH2")
+        assert row is not None and row.epoch == 0 and row.status == "playing"
+        assert row.seats == [SeatRow(i, "human") for i in range(4)]
+        opened = store.open_table("EPOCH2")
+        assert opened is not None
+        assert opened[0].epoch == 1 and [(a.index, a.action) for a in opened[1]] == [(0, 1)]
+    finally:
+        store.drop_all()
+        store.close()
+        engine.dispose()
 
 
 def _actions(engine: Engine, prefix: str) -> list[tuple[int, str]]:
@@ -126,7 +161,7 @@ def test_three_nodes_starting_at_once_on_a_new_database(pg_url: str, tmp_path: P
             (tmp_path / str(i)).touch()
             answers = [node.stdout.readline() for node in nodes]
             assert answers == [f"ok {i}\n"] * 3
-            assert migrate.current(engine, prefix) == "r0001"
+            assert migrate.current(engine, prefix) == "r0002"
             with engine.connect() as conn:
                 versions = conn.execute(text(
                     f"SELECT count(*) FROM {prefix}alembic_version")).scalar()
@@ -156,12 +191,12 @@ def db(*args: str) -> tuple[int, str]:
 def test_db_upgrade_and_current_on_a_new_and_an_old_database(tmp_path: Path) -> None:
     new = f"sqlite:///{tmp_path / 'new.sqlite3'}"
     assert db("current", "--db", new) == (1, f"{new}: at no recorded revision (empty, or made "
-                                             "before migrations), newest r0001 (run: "
+                                             "before migrations), newest r0002 (run: "
                                              "spieltisch db upgrade)")
     assert db("upgrade", "--db", new) == (0, f"{new}: upgraded from no recorded revision to "
-                                             "r0001")
-    assert db("upgrade", "--db", new) == (0, f"{new}: already at the newest revision (r0001)")
-    assert db("current", "--db", new) == (0, f"{new}: at r0001, newest r0001")
+                                             "r0002")
+    assert db("upgrade", "--db", new) == (0, f"{new}: already at the newest revision (r0002)")
+    assert db("current", "--db", new) == (0, f"{new}: at r0002, newest r0002")
     old = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     engine = make_engine(old)
     with engine.begin() as conn:
@@ -169,7 +204,7 @@ def test_db_upgrade_and_current_on_a_new_and_an_old_database(tmp_path: Path) -> 
             conn.execute(text(statement.replace(LEGACY["prefix"], "st_")))
     assert db("current", "--db", old)[0] == 1
     assert db("upgrade", "--db", old) == (0, f"{old}: upgraded from no recorded revision to "
-                                             "r0001")
+                                             "r0002")
     assert len(_actions(engine, "st_")) == 12  # the game is still there
     engine.dispose()
 

@@ -4,7 +4,7 @@ A level names the bot that plays it, for any game:
 
 * easy: ``random``, a uniformly random legal move;
 * medium: the game's ``heuristic`` bot (``random`` where a game has none);
-* hard: ``ismcts`` with a per-game simulation budget (``HARD_BUDGETS``) measured so
+* hard: ``ismcts`` with a per-game simulation budget (``GameSpec.hard_budget``) measured so
   that a decision answers within 2 s on the development machine, a quarter of it for
   out-of-turn chances (``REACT_SHARE``), and a wall-clock cap of ``HARD_MS`` on top in
   case the machine is busier than when it was measured.
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from ..core.game import Game
+from ..core.game import Game, GameSpec
 from ..i18n import N_, translator
 from . import make_bot
 from .base import Bot
@@ -48,29 +48,15 @@ ABOUT: dict[Level, str] = {
                    "see, up to 2 seconds a move. Bots never see hidden cards."),
 }
 
-#: Simulations per decision of the hard level, per game. Measured with
-#: ``benchmarks/bot_levels.py`` (12 s per game and budget; seat 0 ISMCTS against heuristic
-#: bots at the default player count, every searched ``act`` and ``react`` timed) on the
-#: 2-core development machine while other sessions shared it (load average about 1-2).
-#: Per decision at budgets 50 / 200 / 600, median and p99 in seconds:
-#:
-#: - hoax (6p): 0.071/0.140, 0.470/0.620, 1.305/1.580 (slowest 3.10 ms per simulation)
-#: - hockey (2p): 0.016/0.044, 0.059/0.168, 0.223/0.452 (0.89 ms)
-#: - hood_politix (4p): 0.020/0.064, 0.162/0.232, 0.470/0.572 (1.28 ms)
-#: - pixmit (4p): 0.018/0.061, 0.082/0.160, 0.214/0.704 (1.23 ms)
-#: - president (5p): 0.032/0.062, 0.135/0.337, 0.395/0.565 (1.68 ms)
-#:
+#: The hard level's simulations per decision come from each game's spec
+#: (``GameSpec.hard_budget``), measured with ``benchmarks/bot_levels.py`` (12 s per game
+#: and budget; seat 0 ISMCTS against heuristic bots at the default player count, every
+#: searched ``act`` and ``react`` timed) on the 2-core development machine while other
+#: sessions shared it (load average about 1-2); each game's package states its figures.
 #: Each budget is the largest multiple of 50 whose p99, at the slowest per-simulation
 #: rate seen, takes 1 s: half the 2 s, the other half headroom for a busier machine.
-HARD_BUDGETS: dict[str, int] = {
-    "hoax": 300,
-    "hockey": 1100,
-    "hood_politix": 750,
-    "pixmit": 800,
-    "president": 550,
-}
-#: The hard level's budget for a game not measured above: the search's own default,
-#: which beat the heuristic bot in every game (docs/strength.md).
+#: The budget for a game not measured: the search's own default, which beat the
+#: heuristic bot in every game (docs/strength.md).
 DEFAULT_HARD_BUDGET = 200
 #: Out-of-turn chances (``react``) are searched with this share of the budget. HOAX and
 #: Hood Politix offer one at nearly every step (measured: 4.2 and 1.8 reactions per own
@@ -84,9 +70,11 @@ REACT_SHARE = 0.25
 HARD_MS = 1300
 
 
-def hard_budget(game_name: str) -> int:
-    """The hard level's simulations per decision for ``game_name``."""
-    return HARD_BUDGETS.get(game_name, DEFAULT_HARD_BUDGET)
+def hard_budget(spec: GameSpec) -> int:
+    """The hard level's simulations per decision in the game of ``spec``: its measured
+    budget, ``DEFAULT_HARD_BUDGET`` where none was measured."""
+    budget = spec.hard_budget
+    return DEFAULT_HARD_BUDGET if budget is None else budget
 
 
 def is_level(name: str) -> bool:
@@ -100,7 +88,7 @@ def bot_spec(game: Game, level: Level) -> str:
         return "random"
     if level is Level.MEDIUM:
         return "heuristic" if "heuristic" in game.bots() else "random"
-    budget = hard_budget(game.name)
+    budget = hard_budget(game.spec)
     react = max(1, round(budget * REACT_SHARE))
     return f"ismcts:{budget}:react_budget={react}:ms={HARD_MS}"
 
@@ -144,7 +132,7 @@ def offered(lang: str | None) -> list[dict[str, str]]:
              "about": tr.gettext(ABOUT[level])} for level in Level]
 
 
-__all__ = ["ABOUT", "DEFAULT_HARD_BUDGET", "HARD_BUDGETS", "HARD_MS", "LABELS", "REACT_SHARE",
+__all__ = ["ABOUT", "DEFAULT_HARD_BUDGET", "HARD_MS", "LABELS", "REACT_SHARE",
            "Level",
            "bot_spec", "fallback_bot", "hard_budget", "is_level", "make_seat_bot", "offered",
            "stored_level"]

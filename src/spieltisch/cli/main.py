@@ -20,9 +20,17 @@ from ..i18n import language_from_env, parse_language, translator
 from .args import GameArg
 from .workers import RayOpt
 
+
+def _about() -> str:
+    """The command's one line, naming every registered game by its title."""
+    titles = [get_spec(name).title for name in game_names()]
+    listed = ", ".join(titles[:-1]) + " and " + titles[-1] if len(titles) > 1 else \
+        "".join(titles) or "card games"
+    return f"spieltisch: play, simulate and replay {listed}."
+
+
 app = typer.Typer(
-    help="spieltisch: play, simulate and replay President, Hockey, Pixmit, Hood Politix "
-         "and HOAX.",
+    help=_about(),
     no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
     # plain help (click's): Rich's panels cut option names at 80 columns
     rich_markup_mode=None,
@@ -48,8 +56,8 @@ def _options(
                                  help="Print the version and which build runs (pure Python "
                                       "or compiled) and exit."),
 ) -> None:
-    """spieltisch: play, simulate and replay President, Hockey, Pixmit, Hood Politix and
-    HOAX."""
+    # no docstring: the app's help (``_about``, from the registry) is the command's text
+    pass
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -154,9 +162,10 @@ def play(
     game: GameArg,
     players: Annotated[int | None, typer.Option("--players", "-p", help="number of seats")] = None,
     seat: Annotated[int, typer.Option(help="your seat (0 is the first)")] = 0,
-    bots: Annotated[str, typer.Option(help="bot for the other seats, or one per seat "
-                                           "(yours is ignored), e.g. heuristic,random")]
-    = "heuristic",
+    bots: Annotated[str | None, typer.Option(
+        help="bot for the other seats, or one per seat (yours is ignored), e.g. "
+             "heuristic,random [default: the game's heuristic bot, random without one]",
+        show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(help="seed for the deal (default: random)")]
     = None,
     option: OptionOpt = None,
@@ -183,6 +192,10 @@ def play(
             g = get_spec(game).configure(players, parse_options(option))
         if not 0 <= seat < g.num_players:
             fail(f"--seat must be between 0 and {g.num_players - 1}")
+        if bots is None:  # the medium level: the rule of thumb, random for a game without
+            from ..bots.levels import Level, bot_spec
+
+            bots = bot_spec(g, Level.MEDIUM)
         run_seed = seed if seed is not None else random.randrange(2**31)
         # --- real-time hook (hood_politix helper): games that declare deadlines run
         # against the wall clock; see cli/realtime.py. ---

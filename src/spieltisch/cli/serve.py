@@ -29,6 +29,12 @@ def serve(
     bot_timing: Annotated[float, typer.Option(
         help="how fast bots answer: 1 = a person's pace for their level (0.4-2.6 s), "
              "0 = at once, 0.5 = twice as fast", min=0.0)] = 1.0,
+    bot_cap: Annotated[float, typer.Option(
+        help="seconds of wall time one bot decision may take at most; past it a quick "
+             "fallback bot answers for it", min=0.5)] = 2.5,
+    write_wait: Annotated[float, typer.Option(
+        help="seconds an action's database write may wait for a lock before it fails "
+             "for its table alone (the player sends it again)", min=0.1)] = 2.0,
     move_clock: Annotated[float, typer.Option(
         help="seconds per move in games without deadlines of their own; when they pass, "
              "a bot makes that move (0: no clock)")] = 0.0,
@@ -91,7 +97,8 @@ def serve(
                    f"(pip install 'spieltisch[server]'): {e}", err=True)
         raise typer.Exit(2) from None
     config = ServerConfig(db_url=db or "", grace_seconds=grace, time_scale=time_scale,
-                          bot_timing=bot_timing, move_clock=move_clock,
+                          bot_timing=bot_timing, bot_cap=bot_cap, move_clock=move_clock,
+                          write_wait=write_wait,
                           messages_per_second=messages_per_second,
                           message_burst=max(60, int(messages_per_second * 3)),
                           max_tables_per_client=max_tables_per_client,

@@ -8,7 +8,7 @@ reader should meet them, each with how a copy treats it (``Copy``)::
 
 The class's ``_copy(shuffler)`` (and so ``clone`` and the start of ``determinise``) is
 written from it: ``FIELDS.copy_source("HockeyState")`` prints the method, one statement
-per field, and a test (``tests/test_fields.py``) fails when a class's ``_copy`` is not
+per field, and a test (``tests/test_compiled.py``) fails when a class's ``_copy`` is not
 exactly that text, so a changed declaration cannot leave the copy behind.
 ``State.undeclared()`` names any attribute an instance holds that the class did not
 declare; the conformance suite fails on it, so a new field cannot be forgotten either.

@@ -37,18 +37,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from ..i18n import N_
 from .fields import Copy, StateFields
 from .options import Option, validate_options
+from .words import N_, Context, Narrator, Translator, translator_for
 
 if TYPE_CHECKING:
-    from ..bots.base import Bot
-    from ..i18n import Translator
-    from ..narration import Context, Narrator
     from .cards import Shuffler
     from .observation import Observer
     from .phases import PhaseTable
     from .position import Fields
+    from .scoresheet import Builder
 
 Json = Any
 
@@ -78,8 +76,6 @@ def _translated(tr: Translator, template: str, params: Mapping[str, Json] | None
         return tr.gettext(template)
     if not any(isinstance(v, Told) for v in params.values()):
         return tr.format(template, **params)
-    from ..narration import Context
-
     ctx = Context(tr, names, None)
     return tr.format(template, **{k: v.render(ctx) if isinstance(v, Told) else v
                                   for k, v in params.items()})
@@ -253,9 +249,7 @@ def translate_reason(game: Game, reason: Check | IllegalAction, lang: str | None
                      names: Sequence[str] = ()) -> str:
     """``reason`` in ``lang`` from the game's catalog and the core's (English as a
     fallback), every seat in it by its player's name in ``names`` ("Seat 3" without)."""
-    from ..i18n import translator
-
-    return reason.translate(translator(lang, game.name, "core"), names)
+    return reason.translate(translator_for(lang, game.name, "core"), names)
 
 
 def ranks_from_scores(scores: Sequence[Any], higher_is_better: bool = True
@@ -442,14 +436,9 @@ class Game(ABC):
         """A human-readable form (the terminal shows this)."""
         return str(self.action_to_json(action))
 
-    def render_view(self, view: dict[str, Json]) -> str:
-        """The terminal's picture of a view; games override with something readable."""
-        import json
-
-        return json.dumps(view, indent=1)
-
-    def bots(self) -> dict[str, type[Bot]]:
-        """Game-specific bots by name (e.g. ``"heuristic"``)."""
+    def bots(self) -> dict[str, type[Any]]:
+        """The game's own bots by name (``"heuristic"``: ``bots.base.Bot`` subclasses);
+        none by default (the levels then play random)."""
         return {}
 
     def observer(self) -> Observer | None:
@@ -464,32 +453,27 @@ class Game(ABC):
             obs = self._observer = cls(self)
         return obs
 
+    def score_sheet_builder(self) -> Builder | None:
+        """The game's own score sheet (its ``scores.score_sheet``), if it has one; else
+        the core's generic sheet of the final scores is shown."""
+        return None
+
     def observer_class(self) -> type[Observer] | None:
         """The game's ``Observer`` subclass, if it has one (see ``observer``)."""
         return None
 
     def narrator(self) -> Narrator:
-        """This game's narration (``spieltisch.narration``), one per game object."""
+        """This game's narration (``narrator_class``), one per game object: its events,
+        action labels and the one picture of a view (``Narrator.board``)."""
         narrator = self._narrator
         if narrator is None:
             narrator = self._narrator = self.narrator_class()(self)
         return narrator
 
     def narrator_class(self) -> type[Narrator]:
-        """The game's ``Narrator``: the ``Narrator`` class of its package's ``narration``
-        module when it has one (found by name, like the registry finds games), else the
-        core's generic one."""
-        import importlib
-        import importlib.util
-
-        from ..narration import Narrator
-
-        package = type(self).__module__.rpartition(".")[0]
-        name = f"{package}.narration"
-        if importlib.util.find_spec(name) is None:
-            return Narrator
-        found = getattr(importlib.import_module(name), "Narrator", None)
-        return found if isinstance(found, type) and issubclass(found, Narrator) else Narrator
+        """The game's ``Narrator`` subclass (its ``narration.py``), as it names its
+        observer and bots; the core's generic one for a game without."""
+        return Narrator
 
 
 G = TypeVar("G", bound=Game)
@@ -657,10 +641,6 @@ class State(ABC, Generic[G]):
             return Check(Verdict.ILLEGAL, N_("action {action} is outside the action space"),
                          {"action": action})
         return self._judge(seat, action)
-
-    def check(self, seat: int, action: int) -> Check:
-        """The former name of ``judge`` (kept for callers not yet renamed)."""
-        return self.judge(seat, action)
 
     def _judge(self, seat: int, action: int) -> Check:
         """The game's hook (seat and action exist, game not over): legal if listed, else
@@ -897,9 +877,45 @@ class GameSpec:
     summary: str = ""
     #: Upper bound on actions in one game, for conformance tests and runners.
     max_actions: int = 100_000
+    #: Actions a server table may reach (clock actions count): there it is abandoned
+    #: (docs/server.md, "Length of a table"). Well above real games' lengths, so that only
+    #: a runaway table or an endless one meets it; the log and its replays stay bounded.
+    table_max_actions: int = 100_000
     #: The game runs clocks of its own (``State.deadlines``): a live table waits until
     #: every person says they are ready before they run, and the lobby offers a pace.
     realtime: bool = False
+    #: The hard bot level's simulations per decision (``bots.levels``), measured for this
+    #: game with ``benchmarks/bot_levels.py``; None: not measured, the levels' default.
+    hard_budget: int | None = None
+    #: The search bot's rollout depth when its spec names none (``bots.ismcts``); None:
+    #: its default (a cut where the game has an ``estimate()`` of its own, else none).
+    search_depth: int | None = None
+    #: The final order by the rules, for the conformance suite: each seat's key from the
+    #: finished state and its result, larger is better, equal keys share a rank. None:
+    #: the scores, higher is better.
+    rank_keys: Callable[[Any, Result], Sequence[Any]] | None = None
+    #: The end rule always leaves exactly one winner (no shared first place).
+    one_winner: bool = False
+    #: The lab's profile of the game (``lab.profiles.GameProfile``), loaded when the lab
+    #: asks (the package need not import the lab); None: the lab's generic answers.
+    lab_profile: Callable[[], Any] | None = None
+    #: A regular expression for the game's internal codes (cards, actions) that a player
+    #: must never read as text (the browser tests look for it); empty: none.
+    raw_codes: str = ""
+    #: Options of the tables the suite plays in a browser against bots (``tests/browser``):
+    #: no timer that fines a click a loaded machine delays, waits short enough for a round
+    #: in a test's time. Empty: the defaults.
+    test_options: Mapping[str, Any] = field(default_factory=dict)
+    #: The browser suite plays a whole game (it ends within about two minutes of bots and
+    #: quick clicks); False: it plays until the end or the second round, what comes first.
+    test_whole_game: bool = False
+    #: Options that keep a game of random moves short, with the fewest players they apply
+    #: from: ``(6, {"min_rounds": 1})``. The suites' random games use them (OpenSpiel's
+    #: simulation test keeps a copy of every state). None: the defaults at every count.
+    quick_options: tuple[int, Mapping[str, Any]] | None = None
+    #: Player counts whose random games take too long for the normal suite even so: the
+    #: suites mark them ``slow``.
+    slow_players: tuple[int, ...] = ()
 
     def configure(self, num_players: int | None = None, options: Mapping[str, Any] | None = None
                   ) -> Game:

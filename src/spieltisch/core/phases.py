@@ -127,7 +127,7 @@ class PhaseTable(Generic[P]):
         self.why_of: tuple[Callable[[Any, int, int], Check] | None, ...] = \
             self.handlers("why", None)
         self.deadline_of: tuple[Callable[[Any], Sequence[Deadline]], ...] = \
-            self.handlers("deadline", _nobody)
+            self.handlers("deadline", _no_deadlines)
 
     def handlers(self, name: str, default: Any = None) -> tuple[Any, ...]:
         """One handler of every rule (``"legal"``, ``"apply"``, …) in a tuple indexed by
@@ -161,6 +161,10 @@ class PhaseTable(Generic[P]):
 
 def _nobody(state: Any) -> tuple[int, ...]:
     return ()
+
+
+def _no_deadlines(state: Any) -> list[Deadline]:
+    return []
 
 
 def _no_actions(state: Any, seat: int) -> list[int]:

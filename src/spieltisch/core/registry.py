@@ -3,20 +3,47 @@
 Adding a game means adding its package; nothing else in the project changes. This is
 the one list of games: the command line's help and arguments, the server's lobby and
 ``/api/games``, the benchmarks and the conformance suite all ask ``game_names()``, and
-the browser loads ``static/games/<name>.js`` for each game the server lists (the
-generic table when a game has no module of its own).
+the browser loads the ``client.js`` of each listed game's package (the generic table
+when a game has no module of its own).
+
+A game package outside ``spieltisch.games`` (one being written, or the suite's example
+game) joins the registry through the environment: ``SPIELTISCH_GAMES`` lists package
+folders (``os.pathsep`` between them); each folder's parent goes on ``sys.path`` and
+the package is imported by its folder's name. Processes started from this one inherit
+the variable, so a server, a worker or a forked pool sees the same games.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
+import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from .game import ConfigError, GameSpec, State
 
 _SPECS: dict[str, GameSpec] | None = None
+#: The environment variable naming game packages outside ``spieltisch.games``.
+EXTRA_GAMES = "SPIELTISCH_GAMES"
+
+
+def _extra_packages() -> list[str]:
+    """The module names of the packages ``SPIELTISCH_GAMES`` names, their folders'
+    parents put on ``sys.path``; ``ConfigError`` for a folder that is no package."""
+    names = []
+    for entry in filter(None, os.environ.get(EXTRA_GAMES, "").split(os.pathsep)):
+        folder = os.path.abspath(entry)
+        if not os.path.isfile(os.path.join(folder, "__init__.py")):
+            raise ConfigError(f"{EXTRA_GAMES}: {entry} is not a package folder "
+                              "(no __init__.py)")
+        parent = os.path.dirname(folder)
+        if parent not in sys.path:
+            sys.path.append(parent)
+        names.append(os.path.basename(folder))
+    return names
 
 
 def _discover() -> dict[str, GameSpec]:
@@ -26,14 +53,15 @@ def _discover() -> dict[str, GameSpec]:
         from .. import games
 
         found: dict[str, GameSpec] = {}
-        for mod in sorted(pkgutil.iter_modules(games.__path__), key=lambda m: m.name):
-            if not mod.ispkg:
-                continue
-            module = importlib.import_module(f"{games.__name__}.{mod.name}")
-            spec = getattr(module, "SPEC", None)
+        modules = [f"{games.__name__}.{mod.name}" for mod in pkgutil.iter_modules(games.__path__)
+                   if mod.ispkg]
+        for module_name in modules + _extra_packages():
+            spec = getattr(importlib.import_module(module_name), "SPEC", None)
             if isinstance(spec, GameSpec):
+                if spec.name in found:
+                    raise ConfigError(f"two games are named {spec.name!r}")
                 found[spec.name] = spec
-        _SPECS = found
+        _SPECS = dict(sorted(found.items()))
     return _SPECS
 
 
@@ -51,6 +79,28 @@ def get_spec(name: str) -> GameSpec:
         raise ConfigError(
             f"unknown game {name!r} (games: {', '.join(specs) or 'none'})"
         ) from None
+
+
+def package_dir(name: str) -> Path:
+    """The folder of game ``name``'s package (its rules, guides, catalogs, client module):
+    the package whose ``SPEC`` it is, wherever the package lives."""
+    spec = get_spec(name)
+    module = spec.game_class.__module__
+    while module:
+        found = sys.modules.get(module)
+        path = getattr(found, "__file__", None)
+        if getattr(found, "SPEC", None) is spec and path:
+            return Path(path).parent
+        module = module.rpartition(".")[0]
+    # no module up the chain holds the spec (made elsewhere): the game class's folder
+    return Path(str(getattr(sys.modules.get(spec.game_class.__module__), "__file__", ""))).parent
+
+
+def client_module(name: str) -> Path | None:
+    """Game ``name``'s browser module (``client.js`` in its package), if it has one: without
+    it the browser draws the game with the generic table."""
+    path = package_dir(name) / "client.js"
+    return path if path.is_file() else None
 
 
 def new_game(

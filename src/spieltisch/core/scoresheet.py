@@ -16,17 +16,15 @@ game's tests check it), its ``ranks`` and ``winner`` are the result's.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from ..i18n import N_
 from .game import Event, Game, State, Told, _filled, seat_arg
+from .words import N_
 
 if TYPE_CHECKING:
-    from ..narration import Context
+    from .words import Context
 
 #: A game's sheet builder: the finished state and every event of the game, in order.
 Builder = Callable[[Any, Sequence[Event]], "ScoreSheet"]
@@ -190,22 +188,9 @@ def generic_sheet(state: State[Any], events: Sequence[Event] = ()) -> ScoreSheet
                       played=state.round_number())
 
 
-#: Each game class's builder (None: the generic sheet), found on first use.
-_BUILDERS: dict[type, Builder | None] = {}
-
-
 def builder_of(game: Game) -> Builder | None:
-    """The ``score_sheet`` function of the game's package's ``scores`` module, if it has
-    one (found by name, as the registry finds games and ``Game.narrator`` narrators)."""
-    cls = type(game)
-    if cls not in _BUILDERS:
-        package = cls.__module__.rpartition(".")[0]
-        name = f"{package}.scores"
-        found = None
-        if importlib.util.find_spec(name) is not None:
-            found = getattr(importlib.import_module(name), "score_sheet", None)
-        _BUILDERS[cls] = found if callable(found) else None
-    return _BUILDERS[cls]
+    """The game's own score-sheet builder (``Game.score_sheet_builder``), if any."""
+    return game.score_sheet_builder()
 
 
 def history(first: State[Any], actions: Iterable[tuple[int, int]]

@@ -30,6 +30,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from ..core.game import Game, IllegalAction, State
 from ..core.registry import get_spec
+from ..narration import board
 from .encoding import IncrementalEncoder, StateEncoder, ViewEncoder, encoder_for
 from .polling import first_deadline, next_poll
 
@@ -293,7 +294,8 @@ class SpieltischAEC(AECEnv):
             header = f"move {st.move_number}: " + (
                 "game over" if st.is_over() else
                 f"polling player_{seat} ({'required' if self._poll_required else 'optional'})")
-            text = header + "\n" + self.game.render_view(st.view(seat))
+            # the terminal's picture (the game's narrator), in English, seats by number
+            text = header + "\n" + board(self.game, st.view(seat), (), "en", seat)
         if self.render_mode == "ansi":
             return text
         print(text)

@@ -24,14 +24,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import available_bots, levels
 from ..core.game import SpieltischError
 from ..core.options import Option
-from ..core.registry import game_names, get_spec
+from ..core.registry import client_module, game_names, get_spec
 from ..i18n import N_, Translator, language_from_accept, translator
 from .config import ServerConfig
 from .guard import Guard, client_address
 from .inputs import BadInput, parse_json, read_body
 from .lobby import DATABASE_DOWN, Lobby, LobbyError
 from .store import StorageError, TableRow
-from .table import Conn, TableRuntime, err
+from .table import ENDED, Conn, TableRuntime, abandoned_note, err
 from .texts import language, seat_names, server_tr
 from .ws import Framing, handle
 
@@ -158,6 +158,8 @@ async def list_games(request: Request) -> Response:
             "options": [option_info(o, tr) for o in spec.options],
             "bots": levels.offered(lang),
             "bot_names": sorted(available_bots(spec.configure())),
+            # the browser module in the game's package; none: the generic table draws it
+            "client": f"/games/{name}/client.js" if client_module(name) else None,
         })
     return JSONResponse(out, headers={"vary": "accept-language"})
 
@@ -167,13 +169,14 @@ def stored_info(row: TableRow, lang: str) -> dict[str, Any]:
     names and the winner's (an expired table has no result and no winner)."""
     names = seat_names(row.seats, lang)
     winner = row.result.get("winner") if row.result else None
-    return {"code": row.code, "game": row.game, "players": row.players,
-            "options": finite(row.options), "status": row.status, "result": row.result,
-            "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
-                      for s in row.seats],
-            "names": names, "winner": names[winner] if isinstance(winner, int) else None,
-            "practice": row.practice, "pace": row.pace, "rematch": row.rematch,
-            "rematch_of": row.rematch_of}
+    return abandoned_note(row.status, lang) | {
+        "code": row.code, "game": row.game, "players": row.players,
+        "options": finite(row.options), "status": row.status, "result": row.result,
+        "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name}
+                  for s in row.seats],
+        "names": names, "winner": names[winner] if isinstance(winner, int) else None,
+        "practice": row.practice, "pace": row.pace, "rematch": row.rematch,
+        "rematch_of": row.rematch_of}
 
 
 def finite(value: Any) -> Any:
@@ -195,7 +198,8 @@ async def list_tables(request: Request) -> Response:
     if lobby.cluster is not None:  # and the live tables of every other node
         live += await lobby.cluster.listing(lang)
     codes = {t["code"] for t in live}
-    rows = await lobby.store.call(lobby.store.list_tables, ("over", "expired"), 200)
+    rows = await lobby.store.call(lobby.store.list_tables, ("over", "abandoned", "expired"),
+                                200)
     ended = [stored_info(row, lang) for row in rows if row.code not in codes]
     return JSONResponse(live + ended, headers={"vary": "accept-language"})
 
@@ -226,10 +230,21 @@ async def join_table(request: Request) -> Response:
 
 async def replay(request: Request) -> Response:
     rt = await _table(request)
-    if rt.status != "over":
+    if rt.status not in ENDED:
         raise ApiError(409, "not_over", N_("Replays are available when the game is over."))
-    return JSONResponse(rt.replay(), headers={
+    lobby = _lobby(request)
+    # a long game's log is megabytes of JSON: encoded off the loop, once for requests
+    # that come together
+    body = await lobby.flights.run(("replay", rt.code),
+                                   lambda: lobby.replay_call(encoded_replay, rt))
+    return Response(body, media_type="application/json", headers={
         "content-disposition": f'attachment; filename="{rt.row.game}-{rt.code}.json"'})
+
+
+def encoded_replay(rt: TableRuntime) -> bytes:
+    """The replay file of ``rt`` as JSON (blocking: a replay thread runs it)."""
+    return json.dumps(rt.replay(), ensure_ascii=False, allow_nan=False,
+                      separators=(",", ":")).encode()
 
 
 async def index(request: Request) -> Response:
@@ -271,7 +286,7 @@ async def ws_endpoint(ws: WebSocket) -> None:
             return
         rt = where or await lobby.fetch(code)
         if rt is not None and rt.code not in lobby.tables \
-                and rt.status not in ("over", "expired"):
+                and rt.status not in ("over", "abandoned", "expired"):
             rt = None  # never a second runtime of a live table
         problem = err("no_table", tr.format(N_("There is no table {table}."),
                                             table=ws.path_params["code"][:16]))

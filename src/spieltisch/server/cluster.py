@@ -9,7 +9,10 @@ carries what its own client may see. When an owner dies its leases run out; anot
 node takes each table over by rebuilding it from the event log in the database. On
 SIGTERM a node hands its tables to the others before it exits (``drain``).
 
-PostgreSQL holds the truth (tables, seats, the action log), as on one node. Redis holds
+PostgreSQL holds the truth (tables, seats, the action log), as on one node, and fences
+the log: a node that takes a table over raises its owner epoch, and a write under an
+older epoch is refused (``store.StaleOwner``; the node then drops the table, ``give_up``),
+so a lease Redis lost early never lets two nodes write one log. Redis holds
 only what may be lost with it, under the cluster's name as prefix (``spieltisch:`` by
 default): ``lease:CODE`` (the owner's node id, with a time to live), ``node:NODE`` (a
 node's heartbeat), ``info`` (a hash of the live tables' lobby entries, refreshed by
@@ -412,6 +415,16 @@ class Cluster:
             await rt.close()  # a race window's actions are refused: none was stored
         self._disconnect(code)
 
+    async def give_up(self, code: str) -> None:
+        """A write of ``code`` found its epoch moved on: another node claimed the table
+        since this one did (Redis lost the lease: a restart without persistence, a
+        flush, an eviction). Stop serving it here and free its lease if this node still
+        holds it: the node with the current epoch serves it, or the next node to take
+        the free lease claims it anew from the log."""
+        await self.drop(code)
+        with contextlib.suppress(Exception):  # Redis away: the lease runs out instead
+            await self.release(code)
+
     def _disconnect(self, code: str) -> None:
         """Tell every client of ``code`` here to reconnect (the proxy finds the owner)."""
         for ws in self.sockets.pop(code, set()):
@@ -592,6 +605,13 @@ class Cluster:
 
         conn = Conn(send, str(head.get("addr", "")))
         conn.lang = str(head.get("lang", "en"))
+
+        async def hangup(code: int, _reason: str) -> None:  # the relay closes the socket
+            if self.remote.pop(cid, None) is not None:  # after what was sent before
+                self._send(relay, {"k": "end", "c": cid, "code": code})
+                remote.inbox.put_nowait(None)
+
+        conn.hangup = hangup
         remote = self.remote[cid] = Remote(conn, rt, relay)
         remote.task = asyncio.get_running_loop().create_task(self._serve_remote(remote))
 

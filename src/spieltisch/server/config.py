@@ -73,6 +73,18 @@ class ServerConfig:
     #: Narrated histories a table keeps for its snapshots (per reader and language
     #: asked for; the least recently asked for goes first: ``server.history``).
     histories_per_table: int = 16
+    #: Actions a table may reach at most, below its game's own bound
+    #: (``GameSpec.table_max_actions``): there the table is abandoned (docs/server.md,
+    #: "Length of a table"); 0 = each game's bound.
+    max_table_actions: int = 0
+    #: Steps one ``replay/steps`` page holds by default and at most (``?limit=``), and
+    #: the largest answer (bytes) a page may be: past it, 413 ``too_large``.
+    replay_page_steps: int = 200
+    replay_max_steps: int = 1000
+    replay_max_bytes: int = 8 << 20
+    #: Threads that encode replays and replay pages (CPU work), apart from the store's
+    #: (``store_threads``): replay requests never hold up the lobby's database work.
+    replay_threads: int = 1
     #: Unfinished tables one client address may have created.
     max_tables_per_client: int = 20
     #: Idempotence memory: client message ids remembered per seat.
@@ -103,6 +115,10 @@ class ServerConfig:
     #: Threads that run the database work of the lobby (create, join, status, lists,
     #: recovery), so a slow query never stops the event loop.
     store_threads: int = 4
+    #: The longest (s) an action's write waits for a lock or a statement before it fails
+    #: for its table alone (PostgreSQL ``lock_timeout``/``statement_timeout``, SQLite's
+    #: busy timeout): the player gets ``storage`` and sends it again (``store``).
+    write_wait: float = 2.0
     #: Threads in which bots whose decisions are not quick think (a search bot), for the
     #: whole server; quick ones decide in a thread of their own (``server.thinking``).
     bot_threads: int = 2

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from ..bots import levels
 from ..core.game import Game, SpieltischError
@@ -26,14 +29,18 @@ from ..core.registry import get_spec
 from ..i18n import N_, Translator
 from ..narration import BOT_NAMES
 from .config import ServerConfig
+from .flight import SingleFlight
 from .guard import Buckets
 from .rematch import OPEN, RematchOffer, rematch_token, rotated
-from .store import SeatRow, Store, TableRow
+from .steps import Checkpoints
+from .store import FIRST_EPOCH, SeatRow, StorageError, Store, TableRow
 from .table import TableRuntime, hash_token
 from .timing import Pace
 
 if TYPE_CHECKING:
     from .cluster import Cluster
+
+T = TypeVar("T")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
@@ -45,6 +52,16 @@ DATABASE_DOWN = N_("The database is not available right now; try again in a mome
 
 #: Finished tables kept rebuilt (read-only) for status, replay and late connections.
 FINISHED_CACHE = 32
+
+#: Failures of the database itself (gone, locked, too slow, full), not of a table's log:
+#: a table that meets one while it is opened is tried again, never stored as broken.
+DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError,
+                                                PoolTimeout, StorageError)
+#: Seconds between tries to re-open a table while the database fails: the first, the
+#: most (doubling in between).
+REOPEN_FIRST, REOPEN_MOST = 0.1, 5.0
+#: Seconds a client waits for a table being re-opened before it reads ``unavailable``.
+REOPEN_WAIT = 30.0
 
 
 class Lobby:
@@ -61,7 +78,8 @@ class Lobby:
         self.config = config
         #: Wall-clock seconds for waiting tables' expiry (tests pass their own clock).
         self.clock = clock
-        self.store = Store(config.resolved_db_url(), config.table_prefix, config.store_threads)
+        self.store = Store(config.resolved_db_url(), config.table_prefix, config.store_threads,
+                           config.write_wait)
         self.tables: dict[str, TableRuntime] = {}
         #: Finished tables whose rematch offer is open (``rematch``): they stay here, the
         #: one runtime of the table (a cluster node keeps their leases), until it closes.
@@ -72,16 +90,29 @@ class Lobby:
         self._creating: defaultdict[str, int] = defaultdict(int)
         #: Joins per client address (``joins_per_minute``).
         self.joins = Buckets(config.joins_per_minute / 60, config.joins_per_minute)
-        #: Encoded ``replay/steps`` answers of finished tables, by (code, viewer).
+        #: Encoded ``replay/steps`` pages of finished tables, by (code, viewer, language,
+        #: first step, steps), and the engine states where pages ended (``steps``).
         self.steps = StepsCache()
+        self.checkpoints = Checkpoints()
+        #: Expensive answers under way (a page of steps, a table rebuilt from its log):
+        #: identical requests at the same time wait for the one computation.
+        self.flights: SingleFlight[Any] = SingleFlight()
+        #: The threads that encode replays and replay pages (``replay_call``): apart from
+        #: the store's, so that replay requests never hold up creating, joining, status
+        #: or recovery.
+        self._replay_pool: ThreadPoolExecutor | None = None
         #: This node's part in a cluster (``--redis``); None for a server of its own.
         self.cluster: Cluster | None = None
         self._forgetting: set[asyncio.Task[None]] = set()
+        #: Tables of a server of its own being claimed anew from their log (``_reopen``):
+        #: a client that asks for one meanwhile waits for it (``fetch``).
+        self.reopening: dict[str, asyncio.Task[TableRuntime | None]] = {}
 
     def _runtime(self, row: TableRow) -> TableRuntime:
         rt = TableRuntime(row, self.store, self.config, on_over=self._evict)
         rt.on_rematch = self.start_rematch
         rt.on_offer_closed = self._offer_closed
+        rt.on_stale = self._stale
         return rt
 
     def serving(self, code: str) -> TableRuntime | None:
@@ -119,10 +150,33 @@ class Lobby:
         task.add_done_callback(self._forgetting.discard)
 
     def _rebuilt(self, row: TableRow) -> TableRuntime:
-        """A runtime of ``row`` replayed from its log (blocking: runs in a store thread)."""
+        """A read-only runtime of ``row`` replayed from its log (blocking: runs in a store
+        thread). It claimed nothing, so it can write no action (epoch 0)."""
+        row.epoch = 0
         rt = self._runtime(row)
         rt.rebuild()
         return rt
+
+    def _opened(self, code: str) -> TableRuntime | None:
+        """A runtime of the unfinished table ``code`` that claimed it (``open_table``: its
+        epoch raised, its log read in the same transaction) and replayed its log; None if
+        the table is not waiting or playing (blocking: runs in a store thread)."""
+        opened = self.store.open_table(code)
+        if opened is None:
+            return None
+        row, actions = opened
+        rt = self._runtime(row)
+        rt.rebuild(actions)
+        return rt
+
+    async def replay_call(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` (CPU work for a replay: a file, a page of steps) in the replay
+        threads (``replay_threads``); the store's threads stay free meanwhile."""
+        if self._replay_pool is None:
+            self._replay_pool = ThreadPoolExecutor(max(1, self.config.replay_threads),
+                                                   thread_name_prefix="spieltisch-replay")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._replay_pool, functools.partial(fn, *args))
 
     async def recover(self) -> int:
         """Rebuild every unfinished table from its log. A table that cannot be rebuilt
@@ -138,21 +192,28 @@ class Lobby:
         n = 0
         rows = await self.store.call(self.store.list_tables, ("waiting", "playing"), 1_000_000)
         for row in reversed(rows):  # oldest first
-            n += await self.recover_one(row) is not None
+            try:
+                n += await self.recover_one(row) is not None
+            except DATABASE_ERRORS:  # the database fails for a moment: tried again
+                self._reopen(row)
         return n
 
     async def recover_one(self, row: TableRow,
                           fence: Callable[[], bool] | None = None) -> TableRuntime | None:
         """Rebuild the unfinished table ``row`` from its log and serve it (None if it is
         over, or broken: then it is stored as ``broken``). ``fence`` tells a cluster
-        node's table whether it may still write."""
+        node's table whether it may still write. A failure of the database itself
+        (``DATABASE_ERRORS``) is raised, the table left as it is: the caller tries again
+        (a cluster node's next scan, ``_reopen``)."""
         try:
-            rt = await self.store.call(self._rebuilt, row)
-            if rt.status == "over":  # stopped between its last action and marking the end
-                return None
+            rt = await self.store.call(self._opened, row.code)
+            if rt is None or rt.status not in ("waiting", "playing"):
+                return None  # ended meanwhile, or between its last action and its end
             rt.fence = fence
             rt.waiting_since = self.clock()  # a restart gives waiting tables a fresh period
             rt.activate()
+        except DATABASE_ERRORS:
+            raise
         except Exception:
             log.exception("table %s (%s) cannot be rebuilt from its log; stored as broken",
                           row.code, row.game)
@@ -164,12 +225,70 @@ class Lobby:
             await self._start(rt)  # every seat was taken when the server stopped
         return rt
 
+    def _reopen(self, row: TableRow) -> asyncio.Task[TableRuntime | None]:
+        """Claim the unfinished table ``row`` anew from its log and serve it, in a task of
+        its own (``reopening`` until done): while the database fails, try again with
+        back-off, so a passing outage never makes a live table ``broken``."""
+        task = self.reopening.get(row.code)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._reopening(row))
+            self.reopening[row.code] = task
+            task.add_done_callback(functools.partial(self._reopened, row.code))
+        return task
+
+    def _reopened(self, code: str, task: asyncio.Task[TableRuntime | None]) -> None:
+        if self.reopening.get(code) is task:
+            del self.reopening[code]
+
+    async def _reopening(self, row: TableRow) -> TableRuntime | None:
+        delay = REOPEN_FIRST
+        while True:
+            try:
+                return await self.recover_one(row)
+            except DATABASE_ERRORS as e:
+                log.warning("table %s: re-opening it failed (%s: %s); trying again in %.1f s",
+                            row.code, type(e).__name__, str(e).strip()[:200], delay)
+            await asyncio.sleep(delay)
+            delay = min(2 * delay, REOPEN_MOST)
+
+    def _stale(self, rt: TableRuntime) -> None:
+        """A write of ``rt`` found the table claimed by another runtime since (its epoch
+        moved on): stop serving it from memory, at once (``_give_up``)."""
+        log.warning("table %s: its epoch moved on (another server or node took it over); "
+                    "this runtime stops serving it", rt.code)
+        self._later(self._give_up(rt))
+
+    async def _give_up(self, rt: TableRuntime) -> None:
+        """Stop serving the stale runtime ``rt``: a cluster node drops the table and its
+        lease (the node with the current epoch serves it, or the next to take the free
+        lease claims it anew); a server of its own claims it anew from the log. Either
+        way its clients reconnect to a state with every stored action."""
+        if self.serving(rt.code) is not rt:
+            return  # dropped or replaced already
+        if self.cluster is not None:
+            await self.cluster.give_up(rt.code)
+            return
+        self.tables.pop(rt.code, None)
+        self.rematching.pop(rt.code, None)
+        # re-opened from here on (a client that reconnects meanwhile waits for it)
+        reopened = self._reopen(rt.row) if rt.status in ("waiting", "playing") else None
+        conns = list(rt.conns)
+        await rt.close()
+        if reopened is not None:
+            await asyncio.shield(reopened)
+        for c in conns:  # reconnect (close code 1012): they meet the runtime made anew
+            if c.hangup is not None:
+                with contextlib.suppress(Exception):
+                    await c.hangup(1012, "the table was reopened")
+
     async def drain(self) -> None:
         """A cluster node hands its tables to the others (SIGTERM); nothing alone."""
         if self.cluster is not None:
             await self.cluster.drain()
 
     async def close(self) -> None:
+        for task in list(self.reopening.values()):
+            task.cancel()
         if self.cluster is not None:
             await self.cluster.close()
         if self._sweeper is not None:
@@ -178,6 +297,9 @@ class Lobby:
                 await self._sweeper
         for rt in [*self.tables.values(), *self.rematching.values()]:
             await rt.close()
+        if self._replay_pool is not None:  # a replay in the works is not waited for
+            self._replay_pool.shutdown(wait=False, cancel_futures=True)
+            self._replay_pool = None
         self.store.close()
 
     def start_sweeper(self) -> None:
@@ -237,7 +359,7 @@ class Lobby:
                                          "cannot be replayed."), table=code)
 
     def _keep(self, rt: TableRuntime) -> TableRuntime:
-        if rt.status in ("over", "expired"):
+        if rt.status in ("over", "abandoned", "expired"):
             self._finished[rt.code] = rt
             while len(self._finished) > FINISHED_CACHE:
                 self._finished.popitem(last=False)
@@ -255,8 +377,15 @@ class Lobby:
         log for status and replay (in a store thread); None if there is none."""
         code = code.upper()
         rt = self._known(code)
-        if rt is None and len(code) <= 16:
-            rt = await self.store.call(self._load, code)
+        reopening = self.reopening.get(code)
+        if rt is None and reopening is not None:  # claimed anew from its log right now
+            try:
+                rt = await asyncio.wait_for(asyncio.shield(reopening), REOPEN_WAIT)
+            except TimeoutError:
+                raise LobbyError("unavailable", DATABASE_DOWN) from None
+        if rt is None and len(code) <= 16:  # once for all who ask for it at the same time
+            rt = await self.flights.run(("load", code),
+                                        lambda: self.store.call(self._load, code))
             if rt is not None:
                 # it may have gone live meanwhile (created, recovered): never two runtimes
                 rt = self.serving(code) or rt
@@ -276,6 +405,9 @@ class Lobby:
                 continue
             row = self.store.load_table(code)
             assert row is not None
+            # the claim is the insert's: a later claim (a node that took the table over
+            # meanwhile) must fence this runtime off, not share its epoch
+            row.epoch = FIRST_EPOCH
             return row
         raise RuntimeError("no free table code after 20 tries")
 
@@ -429,9 +561,10 @@ class Lobby:
             # exists, whatever serving it meets; a table not yet served is served here
             if self.serving(stored) is None:
                 try:
-                    loaded = await self.store.call(self.store.load_table, stored)
-                    assert loaded is not None
-                    await self._serve_new(loaded)
+                    # claimed anew: another node may have served it meanwhile
+                    opened = await self.store.call(self.store.open_table, stored)
+                    assert opened is not None
+                    await self._serve_new(opened[0])
                 except Exception:  # its players reach it later (the table is stored)
                     log.exception("rematch %s of %s: stored, serving it failed", stored, row.code)
             return stored
@@ -601,23 +734,46 @@ def _is_deck(deck: Any) -> bool:
                for o in orders)
 
 
+#: A page of ``replay/steps``: table code, viewer, language, first step, steps.
+StepsKey = tuple[str, str, str, int, int]
+
+
 class StepsCache:
-    """Encoded ``replay/steps`` answers of finished games by (code, viewer), the least
-    recently asked dropped first past ``budget`` bytes: replaying a game for every
-    request would let anyone keep the server busy."""
+    """Encoded ``replay/steps`` pages of finished games by (code, viewer, language, first
+    step, steps), the least recently asked dropped first past ``budget`` bytes: replaying
+    a game for every request would let anyone keep the server busy. Pages refused as too
+    large are remembered too (their size, the latest ``REFUSED`` keys), so asking again
+    computes nothing."""
+
+    #: Keys of too-large pages remembered at most.
+    REFUSED = 1024
 
     def __init__(self, budget: int = 64 << 20) -> None:
         self.budget = budget
         self.size = 0
-        self.entries: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+        self.entries: OrderedDict[StepsKey, bytes] = OrderedDict()
+        self.refused: OrderedDict[StepsKey, int] = OrderedDict()
 
-    def get(self, key: tuple[str, str]) -> bytes | None:
+    def refused_size(self, key: StepsKey) -> int | None:
+        """The size of the page ``key`` if it was refused as too large."""
+        size = self.refused.get(key)
+        if size is not None:
+            self.refused.move_to_end(key)
+        return size
+
+    def refuse(self, key: StepsKey, size: int) -> None:
+        self.refused[key] = size
+        self.refused.move_to_end(key)
+        while len(self.refused) > self.REFUSED:
+            self.refused.popitem(last=False)
+
+    def get(self, key: StepsKey) -> bytes | None:
         body = self.entries.get(key)
         if body is not None:
             self.entries.move_to_end(key)
         return body
 
-    def put(self, key: tuple[str, str], body: bytes) -> None:
+    def put(self, key: StepsKey, body: bytes) -> None:
         if key in self.entries or len(body) > self.budget:
             return
         self.entries[key] = body

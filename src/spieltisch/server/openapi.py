@@ -51,14 +51,17 @@ SCHEMA: dict[str, Any] = {
             "responses": {"200": _TEXT, "400": _resp(_ERROR, "'for' is neither value"),
                           "404": _resp(_ERROR, "no such game")}}},
         "/api/i18n/{lang}": {"get": {
-            "summary": "The browser client's texts in a language (cacheable, ETag)",
+            "summary": "The browser client's texts in a language (cacheable, ETag); with "
+                       "game, that game's browser texts too",
             "parameters": [{"name": "lang", "in": "path", "required": True,
-                            "schema": {"enum": ["en", "de", "nl"]}}],
+                            "schema": {"enum": ["en", "de", "nl"]}},
+                           {"name": "game", "in": "query", "required": False,
+                            "schema": {"type": "string"}}],
             "responses": {"200": _resp({"type": "object", "required": ["lang", "messages"],
                                         "properties": {"lang": {"type": "string"},
                                                        "messages": {"type": "object"}}}),
                           "304": {"description": "not modified"},
-                          "404": _resp(_ERROR, "no such language")}}},
+                          "404": _resp(_ERROR, "no such language or game")}}},
         "/api/tables": {
             "get": {"summary": "Live tables and the latest finished or expired ones",
                     "parameters": _LANG,
@@ -87,12 +90,35 @@ SCHEMA: dict[str, Any] = {
             "summary": "Replay file of a finished game (docs/replays.md)", "parameters": _CODE,
             "responses": {"200": _resp({"type": "object"}), **_ERRORS}}},
         "/api/tables/{code}/replay/steps": {"get": {
-            "summary": "Every step of a finished game as a seat, a spectator or in full",
-            "parameters": _CODE + [{"name": "seat", "in": "query", "required": False,
-                                    "schema": {"type": "string",
-                                               "description": "a seat number, 'spectator' "
-                                                              "or 'full' (the default)"}}],
-            "responses": {"200": _resp({"type": "object"}), **_ERRORS}}},
+            "summary": "A page of the steps of a finished or abandoned game as a seat, a "
+                       "spectator or in full (docs/server.md)",
+            "parameters": _CODE + [
+                {"name": "seat", "in": "query", "required": False,
+                 "schema": {"type": "string", "description": "a seat number, 'spectator' "
+                                                             "or 'full' (the default)"}},
+                {"name": "lang", "in": "query", "required": False,
+                 "schema": {"enum": ["en", "de", "nl"]}},
+                {"name": "from", "in": "query", "required": False,
+                 "schema": {"type": "integer", "minimum": 0, "default": 0,
+                            "description": "the first step of the page (0: the deal)"}},
+                {"name": "limit", "in": "query", "required": False,
+                 "schema": {"type": "integer", "minimum": 1, "maximum": 1000,
+                            "default": 200, "description": "steps in the page (the "
+                                                           "server's replay_page_steps and "
+                                                           "replay_max_steps)"}}],
+            "responses": {"200": _resp({"type": "object", "properties": {
+                "total": {"type": "integer", "description": "steps in the game"},
+                "from": {"type": "integer"}, "limit": {"type": "integer"},
+                "steps": {"type": "array", "items": {"type": "object"}},
+                "next": {"type": ["string", "null"],
+                         "description": "the URL of the following page; null at the end"},
+                "result": {"type": ["object", "null"]},
+                "sheet": {"type": ["object", "null"]},
+                "abandoned": {"type": "object",
+                              "description": "why an abandoned game stopped"}}}),
+                **_ERRORS,
+                "413": _resp(_ERROR, "the page is larger than the server sends: ask for "
+                                     "fewer steps ('limit')")}}},
         "/api/games/{name}/describe": {"post": {
             "summary": "Descriptions of action texts of a configured game",
             "parameters": _NAME,
@@ -127,7 +153,10 @@ SCHEMA: dict[str, Any] = {
             "bots": {"type": "array", "items": {"type": "object", "properties": {
                 "level": {"enum": ["easy", "medium", "hard"]}, "label": {"type": "string"},
                 "about": {"type": "string"}}}},
-            "bot_names": {"type": "array", "items": {"type": "string"}}}},
+            "bot_names": {"type": "array", "items": {"type": "string"}},
+            "client": {"type": ["string", "null"],
+                       "description": "the URL of the game's browser module (an ES module "
+                                      "from its package); null: the generic table draws it"}}},
         "CreateTable": {"type": "object", "properties": {
             "game": {"type": "string", "description": "required unless 'position' is given"},
             "players": {"type": "integer"},
@@ -152,7 +181,9 @@ SCHEMA: dict[str, Any] = {
         "Table": {"type": "object", "properties": {
             "code": {"type": "string"}, "game": {"type": "string"},
             "players": {"type": "integer"}, "options": {"type": "object"},
-            "status": {"enum": ["waiting", "playing", "over", "expired"]},
+            "status": {"enum": ["waiting", "playing", "over", "abandoned", "expired"]},
+            "abandoned": {"type": "string", "description": "why an abandoned table stopped "
+                                                           "(only then)"},
             "practice": {"type": "boolean",
                          "description": "a private practice table (the creator's only)"},
             "seats": {"type": "array"}, "actions": {"type": "integer"},

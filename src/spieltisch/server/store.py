@@ -6,6 +6,13 @@ applied, acknowledged or pushed to anyone (``ActionWriter`` groups the rows of o
 event-loop turn into one transaction), so a restarted server rebuilds each unfinished
 table by replaying its log from the seed. Seat tokens are stored as SHA-256 hashes.
 
+A table's ``epoch`` fences its log: the runtime that serves a table for writing claimed
+it (a new table starts at epoch 1; ``open_table`` raises the epoch and reads the log in
+one transaction), and an action row is stored only while the table's epoch is still the
+one its writer claimed. A runtime whose epoch moved on (another node took the table
+over) gets ``StaleOwner`` and must stop serving the table: it can never append to a
+log that another runtime has read.
+
 ``prefix`` names the tables (``<prefix>tables``, ...) so that several servers or
 test runs can share one database.
 
@@ -20,6 +27,7 @@ import contextlib
 import functools
 import json
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -35,15 +43,18 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 if TYPE_CHECKING:
     from ..core.game import Game, State
@@ -53,6 +64,23 @@ T = TypeVar("T")
 
 class StorageError(Exception):
     """An action could not be stored (the database failed); nothing was applied."""
+
+
+class StaleOwner(StorageError):
+    """The table was claimed by another runtime since this one claimed it (its epoch
+    moved on), or its log already holds the index: nothing was stored, and this runtime
+    must stop serving the table (the one with the current epoch serves it)."""
+
+
+#: The epoch a new table is stored with: its creator's claim. Tables stored before
+#: epochs have 0 until a server opens them; a runtime that claimed nothing (a finished
+#: table rebuilt read-only) holds 0 and cannot write.
+FIRST_EPOCH = 1
+
+#: The longest (s) an action's transaction waits for a lock, or for any one statement,
+#: before it fails for its table (PostgreSQL's ``lock_timeout`` and ``statement_timeout``,
+#: SQLite's busy timeout): its player gets ``storage`` and may send it again.
+WRITE_WAIT = 2.0
 
 
 @dataclass
@@ -72,7 +100,7 @@ class TableRow:
     players: int
     options: dict[str, Any]
     seed: int
-    status: str  # "waiting", "playing", "over", "expired", "broken"
+    status: str  # "waiting", "playing", "over", "abandoned", "expired", "broken"
     created: float
     owner: str = ""
     result: dict[str, Any] | None = None
@@ -92,6 +120,11 @@ class TableRow:
     #: rematch of (``rematch``).
     rematch: str | None = None
     rematch_of: str | None = None
+    #: The owner epoch this row was read or claimed with (``Store.open_table``): the
+    #: fencing token its runtime writes actions under.
+    epoch: int = 0
+    #: The length bound an abandoned table stopped at (``TableRuntime.length_bound``).
+    bound: int | None = None
 
     def first_state(self, game: Game) -> State:
         """The state before the first action: the position, else the deal from the seed
@@ -102,13 +135,14 @@ class TableRow:
 
     def setup_json(self) -> str | None:
         """The ``setup`` column: what a practice table started from, a pace other than
-        the rule's, when the game started and ended, and the rematch codes."""
+        the rule's, when the game started and ended, the rematch codes, and the length
+        bound an abandoned table stopped at."""
         setup: dict[str, Any] = {}
         if self.practice:
             setup.update(practice=True, deck=self.deck, position=self.position)
         if self.pace != "rules":
             setup["pace"] = self.pace
-        for key in ("started", "ended", "rematch", "rematch_of"):
+        for key in ("started", "ended", "rematch", "rematch_of", "bound"):
             if getattr(self, key) is not None:
                 setup[key] = getattr(self, key)
         return json.dumps(setup) if setup else None
@@ -138,8 +172,12 @@ def _schema(prefix: str) -> tuple[MetaData, Table, Table, Table]:
         Column("result", Text, nullable=True),
         # JSON: {"practice": true, "deck": ..., "position": ...} for practice tables,
         # {"pace": ...} for a pace other than the rule's, "started" and "ended" (seconds),
-        # "rematch" and "rematch_of" (codes); null for none of them
+        # "rematch" and "rematch_of" (codes), "bound" (an abandoned table's length bound);
+        # null for none of them
         Column("setup", Text, nullable=True),
+        # the owner epoch: raised by every runtime that opens the table for writing,
+        # checked by every action's transaction (the fencing token)
+        Column("epoch", Integer, nullable=False, server_default="0"),
     )
     seats = Table(
         f"{prefix}seats", md,
@@ -206,7 +244,8 @@ class Store:
     runs every other method through ``call`` (in the store's threads).
     """
 
-    def __init__(self, url: str, prefix: str = "st_", threads: int = 4) -> None:
+    def __init__(self, url: str, prefix: str = "st_", threads: int = 4,
+                 write_wait: float = WRITE_WAIT) -> None:
         self.url = url
         self.prefix = prefix
         self.engine = make_engine(url)
@@ -216,7 +255,7 @@ class Store:
         from .migrate import upgrade
 
         upgrade(self.engine, prefix)
-        self.writer = ActionWriter(self)
+        self.writer = ActionWriter(self, threads, write_wait)
         self._threads = threads
         self._pool: ThreadPoolExecutor | None = None
 
@@ -258,7 +297,7 @@ class Store:
         res = conn.execute(insert(self.tables).values(
             code=code, game=game, players=players, options=json.dumps(options),
             seed=str(seed), status="waiting", created=time.time(), owner=owner,
-            setup=setup))
+            setup=setup, epoch=FIRST_EPOCH))
         pk = res.inserted_primary_key
         assert pk is not None
         table_id = int(pk[0])
@@ -317,7 +356,8 @@ class Store:
 
     def append_actions(self, rows: list[ActionTuple]) -> None:
         """Insert action rows ``(table_id, index, seat, action, client_id)`` in one
-        transaction: all are stored or none."""
+        transaction: all are stored or none. Unfenced (no epoch is checked): for tests and
+        tools; the server appends through ``writer``."""
         with self.engine.begin() as conn:
             conn.execute(insert(self.actions), action_values(rows))
 
@@ -335,12 +375,38 @@ class Store:
                         json.loads(r.result) if r.result else None, seats,
                         bool(setup.get("practice")), setup.get("deck"), setup.get("position"),
                         setup.get("pace", "rules"), setup.get("started"), setup.get("ended"),
-                        setup.get("rematch"), setup.get("rematch_of"))
+                        setup.get("rematch"), setup.get("rematch_of"), r.epoch,
+                        setup.get("bound"))
 
     def _seats(self, conn: Any, table_id: int) -> list[SeatRow]:
         rows = conn.execute(select(self.seats).where(self.seats.c.table_id == table_id)
                             .order_by(self.seats.c.seat)).all()
         return [SeatRow(r.seat, r.kind, r.bot, r.name or "", r.token_hash) for r in rows]
+
+    def open_table(self, code: str) -> tuple[TableRow, list[ActionRow]] | None:
+        """Claim the unfinished table ``code`` for a runtime that will write its log: raise
+        its epoch and read it with its log, in one transaction (None if it is not waiting
+        or playing). The row's ``epoch`` is the claim. A write under an older epoch that
+        committed first is in the log read; one that comes later is refused
+        (``StaleOwner``): PostgreSQL's row lock orders the two, SQLite's write lock too.
+        A lock held on the row longer than ``write_wait`` fails it (``OperationalError``)."""
+        t = self.tables
+        with self.engine.begin() as conn:
+            if not self.writer.sqlite:  # an operator's lock on the row fails the claim after
+                # the writer's wait, not never: the caller tries again (``Lobby._reopen``)
+                conn.execute(text("SELECT set_config('lock_timeout', :ms, true)"),
+                             {"ms": f"{self.writer.wait_ms}ms"})
+            bumped = conn.execute(update(t).where(
+                t.c.code == code, t.c.status.in_(("waiting", "playing")),
+            ).values(epoch=t.c.epoch + 1))
+            if bumped.rowcount != 1:
+                return None
+            r = conn.execute(select(t).where(t.c.code == code)).one()
+            rows = conn.execute(select(self.actions).where(self.actions.c.table_id == r.id)
+                                .order_by(self.actions.c.idx)).all()
+            return (self._row(r, self._seats(conn, r.id)),
+                    [ActionRow(a.idx, a.seat, json.loads(a.action), a.client_id)
+                     for a in rows])
 
     def load_table(self, code: str) -> TableRow | None:
         with self.engine.connect() as conn:
@@ -392,123 +458,288 @@ class Store:
             return [ActionRow(r.idx, r.seat, json.loads(r.action), r.client_id) for r in rows]
 
 
-class ActionWriter:
-    """Group commit of action rows, for the server's event loop.
+class _Locked:
+    """The row of a table another transaction holds locked (PostgreSQL): its rows are
+    written apart, in a transaction that waits for the lock (``ActionWriter``)."""
 
-    ``await writer.append(...)`` returns once the row is committed (or raises what the
-    database raised for it). Rows that arrive in the same loop turn, or while a write
-    is in flight, share one transaction. With a database server (PostgreSQL) the
-    writes run in one worker thread, so that the loop serves other tables during the
-    round trip; SQLite commits in WAL mode take microseconds and run in the loop itself
-    (a thread would only add GIL hand-offs to every action's latency). One failing
-    row (a duplicate index) does not fail its neighbours: a failed batch is retried
-    row by row. The writer keeps one connection of its own: checking one out of the
-    pool and back for every batch cost three times the insert and commit (86 against
-    28 µs of CPU per one-row SQLite batch).
+
+LOCKED = _Locked()
+Outcome = BaseException | _Locked | None
+#: A row to write: the action tuple and the epoch its runtime claimed.
+Fenced = tuple[ActionTuple, int]
+Waiting = tuple[ActionTuple, int, asyncio.Future[None]]
+
+
+class ActionWriter:
+    """Group commit of action rows, fenced by epoch, off the event loop.
+
+    ``await writer.append(...)`` returns once the row is committed, or raises what the
+    database raised for it (``StaleOwner`` when the table's epoch moved on). Every
+    transaction runs in a thread of the writer's, never in the loop: a locked or slow
+    database stops no table's pings, clocks or bots. Rows that arrive while lanes are
+    busy share the next transaction; a transaction first locks the rows of its tables
+    (``FOR SHARE``) and checks each table's epoch, then inserts the rows of the tables
+    whose epoch holds, and commits.
+
+    One table's slow write stalls no other table. On PostgreSQL up to ``FAST_LANES``
+    group transactions run at once and lock with ``SKIP LOCKED``: a table whose row
+    another transaction holds (an operator's ``SELECT ... FOR UPDATE``, a long update)
+    is left out of the group and written in a transaction of its own on another pool
+    (``threads`` lanes), which waits for the lock at most ``write_wait`` seconds and
+    then fails for that table only. SQLite has one writer at a time: one lane, whose
+    ``BEGIN IMMEDIATE`` waits ``write_wait`` seconds at most for another writer. A
+    group that failed for one row's sake (a duplicate index) is retried row by row, so
+    that row fails no other. Each lane keeps its own connection: checking one out
+    of the pool and back for every batch cost three times the insert and commit.
     """
 
-    def __init__(self, store: Store) -> None:
+    #: Group transactions in flight at once on PostgreSQL (SQLite: one).
+    FAST_LANES = 2
+
+    def __init__(self, store: Store, threads: int = 4, write_wait: float = WRITE_WAIT) -> None:
         self.store = store
-        self._conn: Connection | None = None  # used by one thread at a time (see above)
+        self.sqlite = store.url.startswith("sqlite")
+        self.wait_ms = max(1, int(write_wait * 1000))
+        self.lanes = 1 if self.sqlite else self.FAST_LANES
+        self._threads = max(1, threads)
+        self._pending: list[Waiting] = []
+        self._scheduled = False
+        self._in_flight = 0
+        self._fast: ThreadPoolExecutor | None = None
+        self._slow: ThreadPoolExecutor | None = None
+        self._closed = False
+        #: Each writer thread's own connection (``_connection``), and all of them (the
+        #: lock guards the list and the counters below).
+        self._local = threading.local()
+        self._conns: list[Connection] = []
+        self._conns_lock = threading.Lock()
+        t = store.tables
         self._insert = insert(store.actions)
-        self._pending: list[tuple[ActionTuple, asyncio.Future[None]]] = []
-        self._busy = False
-        self._pool: ThreadPoolExecutor | None = None
-        self.threaded = not store.url.startswith("sqlite")
+        self._epochs = select(t.c.id, t.c.epoch).where(t.c.id.in_(bindparam("ids",
+                                                                            expanding=True)))
         #: Transactions and rows written so far (the load benchmark's batch size).
         self.batches = 0
         self.rows = 0
 
-    async def append(self, table_id: int, index: int, seat: int, action: Any,
+    async def append(self, table_id: int, epoch: int, index: int, seat: int, action: Any,
                      client_id: str | None = None) -> None:
+        """Store one action row of a table whose runtime claimed ``epoch``."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
-        self._pending.append(((table_id, index, seat, action, client_id), fut))
-        if not self._busy:
-            self._busy = True
+        self._pending.append(((table_id, index, seat, action, client_id), epoch, fut))
+        if not self._scheduled:
+            self._scheduled = True
             # next loop turn: every action that arrives in this turn joins the batch
             loop.call_soon(self._flush, loop)
         await fut
 
     def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._scheduled = False
+        if not self._pending or self._in_flight >= self.lanes:
+            return  # a lane that ends flushes what waits then
         batch, self._pending = self._pending, []
-        if not self.threaded:
-            done: asyncio.Future[list[BaseException | None]] = loop.create_future()
-            try:
-                done.set_result(self._write([r for r, _ in batch]))
-            except Exception as e:
-                done.set_exception(e)
-            self._done(loop, batch, done)
+        self._in_flight += 1
+        try:
+            done = loop.run_in_executor(self._pool("fast"), self._write,
+                                        [(r, e) for r, e, _ in batch])
+        except Exception as e:  # closed (server shutdown): its waiters fail, none hangs
+            self._in_flight -= 1
+            _fail(batch, e)
             return
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(1, thread_name_prefix="spieltisch-db")
-        done = loop.run_in_executor(self._pool, self._write, [r for r, _ in batch])
-        done.add_done_callback(lambda f: self._done(loop, batch, f))
+        done.add_done_callback(lambda f: self._done(loop, batch, f, fast=True))
 
-    def _write(self, rows: list[ActionTuple]) -> list[BaseException | None]:
-        self.batches += 1
-        self.rows += len(rows)
-        try:
-            self._commit(rows)
-            return [None] * len(rows)
-        except Exception:
-            if len(rows) == 1:
-                raise
-        out: list[BaseException | None] = []
-        for row in rows:
-            try:
-                self._commit([row])
-                out.append(None)
-            except Exception as e:
-                out.append(e)
-        return out
+    def _pool(self, which: str) -> ThreadPoolExecutor:
+        """The group lanes (``fast``) or the lanes that wait for a lock (``slow``);
+        ``StorageError`` once the writer is closed."""
+        if self._closed:
+            raise StorageError("the server is shutting down: nothing more is stored")
+        if which == "fast":
+            if self._fast is None:
+                self._fast = ThreadPoolExecutor(self.lanes, thread_name_prefix="spieltisch-db")
+            return self._fast
+        if self._slow is None:
+            self._slow = ThreadPoolExecutor(self._threads,
+                                            thread_name_prefix="spieltisch-db-wait")
+        return self._slow
 
-    def _commit(self, rows: list[ActionTuple]) -> None:
-        """Insert ``rows`` in one transaction on the writer's connection."""
-        if self._conn is None:
-            self._conn = self.store.engine.connect()
-        conn = self._conn
-        try:
-            conn.execute(self._insert, action_values(rows))
-            conn.commit()
-        except Exception:
-            # nothing half done stays behind, and a broken connection (a database
-            # server restarted) is replaced by a fresh one from the pool next time
-            self._conn = None
-            with contextlib.suppress(Exception):
-                conn.rollback()
-            with contextlib.suppress(Exception):
-                conn.close()
-            raise
-
-    def _done(self, loop: asyncio.AbstractEventLoop,
-              batch: list[tuple[ActionTuple, asyncio.Future[None]]],
-              f: asyncio.Future[list[BaseException | None]]) -> None:
+    def _done(self, loop: asyncio.AbstractEventLoop, batch: list[Waiting],
+              f: asyncio.Future[list[Outcome]], fast: bool) -> None:
+        if fast:
+            self._in_flight -= 1
         exc = f.exception() if not f.cancelled() else asyncio.CancelledError()
-        results = [exc] * len(batch) if exc is not None else f.result()
-        for (_, fut), e in zip(batch, results, strict=True):
+        results: list[Outcome] = [exc] * len(batch) if exc is not None else f.result()
+        locked: dict[int, list[Waiting]] = {}
+        for item, outcome in zip(batch, results, strict=True):
+            fut = item[2]
             if fut.done():  # the waiter was cancelled (server shutting down)
                 continue
-            if e is None:
+            if isinstance(outcome, _Locked):
+                locked.setdefault(item[0][0], []).append(item)
+            elif outcome is None:
                 fut.set_result(None)
             else:
-                fut.set_exception(e)
-        if self._pending and self.threaded:
+                fut.set_exception(outcome)
+        for rows in locked.values():  # each table apart, waiting for its lock
+            try:
+                later = loop.run_in_executor(self._pool("slow"), self._write_waiting,
+                                             [(r, e) for r, e, _ in rows])
+            except Exception as e:
+                _fail(rows, e)
+                continue
+            later.add_done_callback(functools.partial(self._waited, loop, rows))
+        if fast and self._pending and not self._scheduled:
             self._flush(loop)
-        elif self._pending:  # cannot happen in the loop's own turn; kept for safety
-            loop.call_soon(self._flush, loop)
-        else:
-            self._busy = False
+
+    def _waited(self, loop: asyncio.AbstractEventLoop, rows: list[Waiting],
+                f: asyncio.Future[list[Outcome]]) -> None:
+        self._done(loop, rows, f, fast=False)
+
+    # -- in the writer's threads ------------------------------------------------------------
+    def _write(self, rows: list[Fenced]) -> list[Outcome]:
+        """A group transaction; after a failure that may be one row's (a duplicate index,
+        a constraint), each row in a transaction of its own, so that it fails no other
+        row. A failure of the database itself (locked, gone, too slow: an
+        ``OperationalError``) fails every row at once: trying them one by one would only
+        wait as long again for each."""
+        try:
+            return self._commit(rows, wait=False)
+        except Exception as e:
+            if len(rows) == 1 or isinstance(e, OperationalError):
+                return [_failure(e)] * len(rows)
+        out: list[Outcome] = []
+        for row in rows:
+            try:
+                out.extend(self._commit([row], wait=False))
+            except Exception as e:
+                out.append(_failure(e))
+        return out
+
+    def _write_waiting(self, rows: list[Fenced]) -> list[Outcome]:
+        """One table's rows whose row was locked: wait for the lock (``write_wait`` s)."""
+        try:
+            return self._commit(rows, wait=True)
+        except Exception as e:
+            return [_failure(e)] * len(rows)
+
+    def _commit(self, rows: list[Fenced], wait: bool) -> list[Outcome]:
+        """Check the epochs of the rows' tables and insert the rows of those whose epoch
+        holds, in one transaction on this thread's connection; each row's outcome."""
+        with self._conns_lock:  # lanes count from several threads
+            self.batches += 1
+            self.rows += len(rows)
+        conn = self._connection()
+        try:
+            if self.sqlite:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock, then the check
+            else:  # this transaction only: a lock or statement that waits too long fails
+                conn.execute(text("SELECT set_config('lock_timeout', :ms, true), "
+                                  "set_config('statement_timeout', :ms, true)"),
+                             {"ms": f"{self.wait_ms}ms"})
+            ids = sorted({row[0] for row, _ in rows})
+            query = self._epochs if self.sqlite else \
+                self._epochs.with_for_update(read=True, skip_locked=not wait)
+            epochs = {tid: held for tid, held in conn.execute(query, {"ids": ids})}
+            outcomes: list[Outcome] = []
+            ok = []
+            for row, epoch in rows:
+                held = epochs.get(row[0])
+                if held is None and not wait and not self.sqlite:
+                    outcomes.append(LOCKED)  # locked by another transaction (or gone)
+                elif held is None:
+                    outcomes.append(StaleOwner(f"table {row[0]} is no longer stored"))
+                elif held != epoch or epoch < FIRST_EPOCH:
+                    outcomes.append(StaleOwner(
+                        f"table {row[0]} was taken over (epoch {held}, this runtime's "
+                        f"{epoch})"))
+                else:
+                    outcomes.append(None)
+                    ok.append(row)
+            if ok:
+                conn.execute(self._insert, action_values(ok))
+            if self.sqlite:
+                conn.exec_driver_sql("COMMIT")
+            else:
+                conn.commit()
+            return outcomes
+        except Exception:
+            # nothing half done stays behind; a broken connection (a database server
+            # restarted) is replaced by a fresh one next time. SQLite's stays when its
+            # rollback works: closing it could checkpoint the write-ahead log, and a
+            # full disk would look empty again
+            kept = False
+            with contextlib.suppress(Exception):
+                if self.sqlite:  # (BEGIN IMMEDIATE may have failed: no transaction)
+                    if getattr(conn.connection.driver_connection, "in_transaction", True):
+                        conn.exec_driver_sql("ROLLBACK")
+                    kept = True
+                else:
+                    conn.rollback()
+            if not kept:
+                self._local.conn = None
+                self._discard(conn)
+            raise
+
+    def _connection(self) -> Connection:
+        """This thread's connection (SQLite's: autocommit, the writer says BEGIN and
+        COMMIT itself; waits ``write_wait`` for the write lock)."""
+        conn: Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self.store.engine.connect()
+            if self.sqlite:
+                conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+                conn.exec_driver_sql(f"PRAGMA busy_timeout = {self.wait_ms}")
+            self._local.conn = conn
+            with self._conns_lock:
+                self._conns.append(conn)
+        return conn
+
+    def _discard(self, conn: Connection) -> None:
+        """Close a writer connection for good (its settings never go back to the pool)."""
+        with self._conns_lock:
+            if conn in self._conns:
+                self._conns.remove(conn)
+        with contextlib.suppress(Exception):
+            conn.invalidate()
+        with contextlib.suppress(Exception):
+            conn.close()
 
     def close(self) -> None:
-        """Wait for the write in flight (server shutdown)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-            self._pool = None
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        """Wait for the writes in flight (server shutdown); later appends fail."""
+        self._closed = True
+        for pool in (self._fast, self._slow):
+            if pool is not None:
+                pool.shutdown(wait=True)
+        self._fast = self._slow = None
+        for conn in list(self._conns):
+            self._discard(conn)
 
 
-__all__ = ["ActionRow", "ActionWriter", "SeatRow", "StorageError", "Store", "TableRow",
-           "make_engine"]
+def _fail(batch: list[Waiting], e: BaseException) -> None:
+    """Fail every waiter of ``batch`` still waiting with ``e``."""
+    for _, _, fut in batch:
+        if not fut.done():
+            fut.set_exception(e)
+
+
+def _failure(e: BaseException) -> BaseException:
+    """What a row of a failed transaction reports: its index already in the log (the
+    primary key) means the log moved on under this runtime (``StaleOwner``); anything
+    else as it was raised."""
+    if isinstance(e, IntegrityError) and _duplicate(e):
+        stale = StaleOwner("the log already holds this index")
+        stale.__cause__ = e
+        return stale
+    return e
+
+
+def _duplicate(e: IntegrityError) -> bool:
+    """A unique or primary key violation (PostgreSQL's SQLSTATE 23505, SQLite's
+    constraint error codes), not another constraint (a trigger's refusal)."""
+    orig = e.orig
+    return getattr(orig, "sqlstate", None) == "23505" or getattr(
+        orig, "sqlite_errorname", None) in ("SQLITE_CONSTRAINT_PRIMARYKEY",
+                                            "SQLITE_CONSTRAINT_UNIQUE")
+
+
+__all__ = ["FIRST_EPOCH", "WRITE_WAIT", "ActionRow", "ActionWriter", "SeatRow", "StaleOwner",
+           "StorageError", "Store", "TableRow", "make_engine"]

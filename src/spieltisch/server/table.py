@@ -52,13 +52,17 @@ from .config import ServerConfig
 from .guard import RateLimit
 from .history import Histories, Narrated, off_loop
 from .rematch import CLOSED, DECLINED, OPEN, STARTED, RematchOffer, rematch_token, rotated
-from .store import SeatRow, StorageError, Store, TableRow
+from .store import ActionRow, SeatRow, StaleOwner, StorageError, Store, TableRow
 from .texts import action_labels, log_lines, seat_names, server_tr
 from .thinking import BotRunner, shared_runner
 from .timing import Entry, EntryKind, LagMeter, LagQuota, Pace, RaceWindow
 
 #: The pseudo-action of the server's per-move clock in timer keys (engine actions are ≥ 0).
 MOVE_CLOCK = -2
+#: The status of a table stopped unfinished at its length bound (``length_bound``).
+ABANDONED = "abandoned"
+#: Statuses of a table whose game will not go on: it is served read-only.
+ENDED = ("over", ABANDONED)
 
 log = logging.getLogger("spieltisch.server")
 
@@ -254,6 +258,10 @@ class TableRuntime:
         #: In a cluster: whether this node may still write the table's log (its lease
         #: holds); an action met when it may not is refused as a storage failure.
         self.fence: Callable[[], bool] | None = None
+        #: Told (in the loop's turn, without waiting) when a write found the table's epoch
+        #: moved on: another runtime serves it now; ``stale`` then stays set.
+        self.on_stale: Callable[[TableRuntime], None] | None = None
+        self.stale = False
         #: The score sheet of the finished game (``core.scoresheet``), made once.
         self._sheet: ScoreSheet | None = None
         #: The rematch this table offers once its game is over (``rematch``), the lobby's
@@ -308,12 +316,20 @@ class TableRuntime:
                 return s.seat
         return None
 
-    def rebuild(self) -> None:
-        """Replay the stored log from the seed (server restart)."""
+    def length_bound(self) -> int:
+        """Actions this table may reach: its game's ``table_max_actions``, or the
+        server's ``max_table_actions`` where that is lower (docs/server.md)."""
+        bound = self.game.spec.table_max_actions
+        cap = self.config.max_table_actions
+        return min(bound, cap) if cap > 0 else bound
+
+    def rebuild(self, actions: list[ActionRow] | None = None) -> None:
+        """Replay the stored log from the seed (server restart): ``actions`` as read when
+        the table was claimed (``Store.open_table``), else as stored now."""
         if self.row.status in ("waiting", "expired"):
             return
         state = self.row.first_state(self.game)
-        for a in self.store.load_actions(self.row.id):
+        for a in self.store.load_actions(self.row.id) if actions is None else actions:
             action = self.game.action_from_json(a.action)
             state.apply(a.seat, action)
             self.log.append((a.seat, a.action))
@@ -325,6 +341,12 @@ class TableRuntime:
             self.row.status = "over"
             self.row.result = state.result().to_json()
             self.store.set_status(self.row.id, "over", self.row.result)
+        elif self.row.status == "playing" and len(self.log) >= self.length_bound():
+            # the same at the length bound, or a table that ran past a bound set since
+            self.row.status = ABANDONED
+            self.row.ended = time.time()
+            self.row.bound = self.length_bound()
+            self.store.set_status(self.row.id, ABANDONED, None, self.row.setup_json())
 
     def activate(self) -> None:
         """Start bots, timers and grace periods (after creation, start or rebuild)."""
@@ -389,10 +411,11 @@ class TableRuntime:
         return seat_names(self.row.seats, lang)
 
     def public_info(self, lang: str = "en") -> dict[str, Any]:
-        """The table as the lobby lists it: ``names`` and ``winner`` (a name, once over)."""
+        """The table as the lobby lists it: ``names`` and ``winner`` (a name, once over);
+        an abandoned table says why (``abandoned``)."""
         names = self.names(lang)
         winner = self.row.result.get("winner") if self.row.result else None
-        return {
+        return abandoned_note(self.row.status, lang) | {
             "code": self.row.code, "game": self.row.game, "players": self.row.players,
             "options": self.row.options, "status": self.row.status,
             "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
@@ -495,6 +518,8 @@ class TableRuntime:
         What is sent is ``snapshot_text``, the same message encoded."""
         msg, told = self._snapshot(seat, kind, lang)
         msg["log"] = [] if told is None else told.lines()
+        if "abandoned" in msg:
+            msg["log"].append(self._abandoned_log(msg["abandoned"]))
         return msg
 
     def snapshot_text(self, seat: int | None, kind: str = "state", lang: str = "en") -> str:
@@ -504,7 +529,30 @@ class TableRuntime:
         if told is None:
             msg["log"] = []
             return json.dumps(msg)
-        return json.dumps(msg)[:-1] + ', "log": [' + told.text() + "]}"
+        lines = told.text()
+        if "abandoned" in msg:  # the history's last line says why the game stopped
+            last = json.dumps(self._abandoned_log(msg["abandoned"]))
+            lines = f"{lines}, {last}" if lines else last
+        return json.dumps(msg)[:-1] + ', "log": [' + lines + "]}"
+
+    def abandoned_line(self, lang: str) -> dict[str, Any]:
+        """Why an abandoned table stopped, in ``lang``: ``reason`` (``length_bound``),
+        the ``actions`` it reached, the ``bound`` and the ``message`` its players read."""
+        tr = server_tr(lang)
+        # the bound that stopped it, as stored then (a server restarted with another
+        # bound does not change it); a table stored without it: at most what it reached
+        bound = self.row.bound if self.row.bound is not None \
+            else min(self.length_bound(), len(self.log))
+        return {"reason": "length_bound", "actions": len(self.log), "bound": bound,
+                "message": tr.format(N_("The game stopped unfinished after {actions} "
+                                        "actions: this server plays at most {bound} at a "
+                                        "table of {game}. It has no result."),
+                                     actions=len(self.log), bound=bound,
+                                     game=self.game.spec.title)}
+
+    def _abandoned_log(self, abandoned: dict[str, Any]) -> dict[str, Any]:
+        """The log line that ends an abandoned table's history."""
+        return {"index": len(self.log) - 1, "text": abandoned["message"]}
 
     def _snapshot(self, seat: int | None, kind: str, lang: str
                   ) -> tuple[dict[str, Any], Narrated | None]:
@@ -556,7 +604,10 @@ class TableRuntime:
             part["result"] = st.result().to_json()
             part["sheet"] = self.sheet_json(ctx)
             part["rematch"] = self.rematch_json(seat)
-        if seat is not None and not st.is_over():
+        abandoned = self.row.status == ABANDONED
+        if abandoned:
+            part["abandoned"] = self.abandoned_line(ctx.tr.lang)
+        if seat is not None and not st.is_over() and not abandoned:
             required = seat in st.to_act()
             legal = st.legal_actions(seat) if required or seat in st.out_of_turn() else []
             part["required"] = required
@@ -595,6 +646,9 @@ class TableRuntime:
                 if deadlines is None:
                     deadlines = self._deadline_json()
                 msg.update(self._seat_part(c.seat, deadlines, ctx))
+                if "abandoned" in msg:  # the last update: its log says why
+                    msg["log"] = [*msg["log"], self._abandoned_log(msg["abandoned"])]
+                    msg["status"] = ABANDONED
                 text = per_seat[(c.seat, c.lang)] = json.dumps(msg)
             c.send(text)
 
@@ -616,6 +670,8 @@ class TableRuntime:
         """
         st = self.state
         assert st is not None
+        if self.row.status == ABANDONED:  # a bot's answer or a deadline after the bound
+            raise IllegalAction("the table was abandoned at its length bound", seat, action)
         refused = self._judge(seat, action)
         if refused is not None:
             raise IllegalAction.of(refused, seat, action)
@@ -624,9 +680,15 @@ class TableRuntime:
         try:
             if self.fence is not None and not self.fence():
                 raise StorageError("this node no longer holds the table's lease")
-            await self.store.writer.append(self.row.id, index, seat, text, client_id)
+            await self.store.writer.append(self.row.id, self.row.epoch, index, seat, text,
+                                           client_id)
         except Exception as e:  # nothing is applied; bots and deadlines try again later
-            self._retry_later()
+            if isinstance(e, StaleOwner):  # another runtime claimed the table: this one
+                self.stale = True  # stops serving it (its clients reconnect to that one)
+                if self.on_stale is not None:
+                    self.on_stale(self)
+            else:
+                self._retry_later()
             raise StorageError(str(e).strip().splitlines()[0] if str(e).strip()
                                else type(e).__name__) from e
         self._store_failures = 0
@@ -649,12 +711,29 @@ class TableRuntime:
             self.row.status = "over"
             self.row.result = result
             self._open_offer()
+        elif len(self.log) >= self.length_bound():
+            await self._abandon()
         self._arm()  # first: the update tells the timers this action started
         self._broadcast(seat, text, events)
         self._wake.set()
-        if self.row.status == "over":
+        if self.row.status in ENDED:
             self._finished()
         return index
+
+    async def _abandon(self) -> None:
+        """The table reached its length bound unfinished: it stops, stored as
+        ``abandoned`` without a result (no game's rules judge a game cut short; see each
+        game's rules.md). Caller holds the lock; the update that follows says why."""
+        self.row.ended = time.time()
+        self.row.bound = self.length_bound()
+        try:
+            await self.store.call(self.store.set_status, self.row.id, ABANDONED, None,
+                                  self.row.setup_json())
+        except Exception:  # the last action is stored: a restart marks it (``rebuild``)
+            log.exception("table %s: storing its abandonment failed", self.code)
+        self.row.status = ABANDONED
+        log.warning("table %s (%s) abandoned at its length bound of %d actions",
+                    self.code, self.row.game, len(self.log))
 
     def _after_change(self, actor: int) -> None:
         """What an applied action means for the table's clocks: a pause that ended waits
@@ -684,7 +763,7 @@ class TableRuntime:
         self._store_failures += 1
 
         def retry() -> None:
-            if self.row.status == "playing":
+            if self.row.status == "playing" and not self.stale:
                 self._answered.clear()  # a bot whose move was not stored decides again
                 self._arm()
                 self._wake.set()
@@ -792,6 +871,8 @@ class TableRuntime:
             return "not_started", tr.gettext(N_("The game has not started yet."))
         if self.row.status == "expired":
             return "expired", tr.gettext(N_("This table expired: nobody joined in time."))
+        if self.row.status == ABANDONED:
+            return ABANDONED, self.abandoned_line(tr.lang)["message"]
         return "game_over", tr.gettext(N_("The game is over."))
 
     def _refusal(self, tr: Translator, seat: int, e: IllegalAction) -> str:
@@ -813,7 +894,7 @@ class TableRuntime:
 
     async def _drive(self) -> None:
         """Until the game ends: after every change, let each bot that may act decide."""
-        while self.row.status != "over":
+        while self.row.status not in ENDED:
             await self._wake.wait()
             self._wake.clear()
             self._plan_bots()
@@ -1651,6 +1732,15 @@ def _now() -> float:
         return time.monotonic()
 
 
+def abandoned_note(status: str, lang: str) -> dict[str, Any]:
+    """``{"abandoned": why}`` in ``lang`` for a table stopped at its length bound (the
+    lobby lists it so); nothing for any other."""
+    if status != ABANDONED:
+        return {}
+    return {"abandoned": server_tr(lang).gettext(
+        N_("stopped unfinished at this server's length limit"))}
+
+
 def err(code: str, message: str, client_id: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if client_id is not None:
@@ -1658,4 +1748,4 @@ def err(code: str, message: str, client_id: Any = None) -> dict[str, Any]:
     return out
 
 
-__all__ = ["Conn", "TableRuntime", "err", "hash_token"]
+__all__ = ["ABANDONED", "ENDED", "Conn", "TableRuntime", "abandoned_note", "err", "hash_token"]

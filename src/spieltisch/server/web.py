@@ -21,13 +21,15 @@ from starlette.staticfiles import StaticFiles
 
 from .. import narration
 from ..core.game import CLOCK, Event, SpieltischError
-from ..core.registry import get_spec
+from ..core.registry import client_module, get_spec
 from ..core.scoresheet import sheet_of
 from ..guides import guide_text, player_rules
 from ..i18n import LANGUAGES, language_from_accept, translator
 from ..replay import Replay
 from . import texts
 from .inputs import BadInput, parse_json, read_body
+from .steps import Checkpoints, Page, steps_page
+from .table import ABANDONED, ENDED, TableRuntime
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_DESCRIBE = 2000
@@ -103,16 +105,33 @@ async def game_guide(request: Request) -> Response:
                              headers={"vary": "accept-language"})
 
 
+async def game_client(request: Request) -> Response:
+    """``GET /games/{name}/client.js``: the game's browser module, ``client.js`` in its
+    package (404 when the game has none: the browser then uses the generic table)."""
+    name = request.path_params["name"]
+    path = client_module(name) if _spec_or_404(name) is not None else None
+    if path is None:
+        return _error(404, "no_client", f"no browser module for game {name[:64]!r}")
+    return FileResponse(path, media_type="text/javascript; charset=utf-8")  # as /static
+
+
 async def client_messages(request: Request) -> Response:
-    """``GET /api/i18n/{lang}``: the browser client's texts, ``{"lang", "messages":
-    {msgid: text}}`` (the ``client`` and ``core`` catalogs; English has none: its msgids
-    are the texts). Cacheable: an ``ETag`` of the content answers revalidation with 304."""
+    """``GET /api/i18n/{lang}?game=``: the browser client's texts, ``{"lang", "messages":
+    {msgid: text}}`` (the ``client`` and ``core`` catalogs, and with ``game`` that game's
+    ``<game>.client`` catalog under them: a text the core also has reads as the core says;
+    English has none: its msgids are the texts). Cacheable: an ``ETag`` of the content
+    answers revalidation with 304."""
     lang = request.path_params["lang"].lower()
     if lang not in LANGUAGES:
         return _error(404, "no_language", f"no language {lang[:16]!r} "
                       f"(languages: {', '.join(LANGUAGES)})")
-    body = json.dumps({"lang": lang,
-                       "messages": translator(lang, "client", "core").messages()},
+    domains: tuple[str, ...] = ("client", "core")
+    game = request.query_params.get("game")
+    if game is not None:
+        if _spec_or_404(game) is None:
+            return _error(404, "no_game", f"no game {game[:64]!r}")
+        domains += (f"{game}.client",)
+    body = json.dumps({"lang": lang, "messages": translator(lang, *domains).messages()},
                       ensure_ascii=False, sort_keys=True).encode()
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     headers = {"etag": etag, "cache-control": "public, max-age=3600"}
@@ -157,7 +176,8 @@ async def describe_actions(request: Request) -> Response:
 
 def replay_steps(data: dict[str, Any], seat: int | None, full: bool,
                  names: Sequence[str] = (), lang: str = "en") -> dict[str, Any]:
-    """Re-apply a replay and give every step as ``seat`` (or the full view) saw it, each
+    """Re-apply a replay and give every step as ``seat`` (or the full view) saw it, all
+    at once (for scripts and as the tests' reference: the route serves pages), each
     step's events told in ``lang`` (``log``, as a spectator tells them for the full view)
     and its action in words (``label``); step 0 is the deal. A finished game's score
     sheet comes too (``sheet``, in ``lang``; a replay does not know the game's minutes)."""
@@ -194,22 +214,69 @@ def replay_steps(data: dict[str, Any], seat: int | None, full: bool,
             "steps": steps}
 
 
-def encoded_steps(data: dict[str, Any], seat: int | None, full: bool,
-                  names: Sequence[str] = (), lang: str = "en") -> bytes:
-    """``replay_steps`` as the JSON body of the answer."""
-    return json.dumps(replay_steps(data, seat, full, names, lang), ensure_ascii=False,
-                      separators=(",", ":")).encode()
+def _steps_head(rt: TableRuntime, page: Page, names: Sequence[str], last: bool
+                ) -> dict[str, Any]:
+    """The page's fields other than ``steps``: the game, the reader and, for a finished
+    game, its result and, on the ``last`` page, its score sheet (``sheet``, in the page's
+    language; a replay does not know the game's minutes; null on other pages: it replays
+    the whole game once); an abandoned game says why (``abandoned``)."""
+    st = rt.state
+    assert st is not None  # a finished or abandoned table is rebuilt
+    over = st.is_over()
+    sheet = rt.score_sheet() if over and last else None  # then kept with the table
+    ctx = narration.context(rt.game, names, page.lang, None if page.full else page.seat)
+    head = {"game": rt.row.game, "players": rt.row.players, "options": rt.row.options,
+            "seats": [str(s.bot) if s.kind == "bot" else (s.name or "human")
+                      for s in rt.row.seats],
+            "names": list(names), "seed": rt.row.seed,
+            "viewer": "full" if page.full else page.seat,
+            "result": st.result().to_json() if over else None,
+            "sheet": sheet.to_json(ctx) if sheet is not None else None}
+    if rt.status == ABANDONED:
+        head["abandoned"] = rt.abandoned_line(page.lang)
+    return head
+
+
+def encoded_page(rt: TableRuntime, page: Page, names: Sequence[str], checkpoints: Checkpoints,
+                 next_url: str | None) -> bytes:
+    """One page of ``replay/steps`` as the JSON body of the answer (blocking: a store
+    thread runs it); it resumes from, and leaves, a checkpoint of the table's state."""
+    log = rt.log
+    # the deal's step tells the state's ``opening``: a page from 0 starts from the seed
+    resume = checkpoints.nearest(rt.code, page.start - 1) if page.start > 0 else None
+    steps, end = steps_page(rt.game, lambda: rt.row.first_state(rt.game), log, names,
+                            page, resume)
+    checkpoints.put(rt.code, page.start + len(steps) - 1, end)  # its actions applied
+    body = _steps_head(rt, page, names, next_url is None) | {
+        "total": len(log) + 1, "from": page.start, "limit": page.limit, "steps": steps,
+        "next": next_url}
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _int_param(request: Request, name: str, default: int) -> int | None:
+    """A whole-number query parameter (``default`` when absent); None if it is not one."""
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        return None
 
 
 async def table_replay_steps(request: Request) -> Response:
-    """``GET /api/tables/{code}/replay/steps?seat=N|full``: per-step views of a finished
-    game, worked out once per table and viewer (off the event loop) and then cached."""
+    """``GET /api/tables/{code}/replay/steps?seat=N|spectator|full&from=&limit=``: a page
+    of per-step views of a finished (or abandoned) game: steps ``from`` (0: the deal)
+    to ``from + limit - 1``, ``next`` the URL of the following page (null at the end).
+    Worked out off the event loop, once for identical requests at the same time
+    (``SingleFlight``), then cached; a page past ``replay_max_bytes`` is refused (413)."""
     lobby = request.app.state.lobby
+    config = lobby.config
     code = request.path_params["code"]
     rt = await lobby.fetch(code)
     if rt is None:
         return _error(404, "no_table", f"no table {code[:16]!r}")
-    if rt.status != "over":
+    if rt.status not in ENDED:
         return _error(409, "not_over", "replays are available when the game is over")
     which = request.query_params.get("seat", "full")
     full = which == "full"
@@ -224,15 +291,43 @@ async def table_replay_steps(request: Request) -> Response:
                 return _error(400, "bad_request", "'seat' is a seat number, 'spectator' or 'full'")
             if not 0 <= seat < rt.row.players:
                 return _error(400, "bad_request", f"no seat {seat} at this table")
+    total = len(rt.log) + 1
+    start = _int_param(request, "from", 0)
+    limit = _int_param(request, "limit", config.replay_page_steps)
+    if start is None or not 0 <= start < total:
+        return _error(400, "bad_request", f"'from' is a step from 0 to {total - 1}")
+    if limit is None or not 1 <= limit <= config.replay_max_steps:
+        return _error(400, "bad_request",
+                      f"'limit' is a number of steps from 1 to {config.replay_max_steps}")
     lang = texts.language(request.query_params.get("lang")
                           or language_from_accept(request.headers.get("accept-language")))
-    key = (rt.code, "full" if full else str(seat), lang)
-    body = lobby.steps.get(key)
-    if body is None:
+    page = Page(seat, full, lang, start, limit)
+    after = start + limit
+    next_url = (f"/api/tables/{rt.code}/replay/steps?seat={page.viewer}&lang={lang}"
+                f"&from={after}&limit={limit}") if after < total else None
+    key = (rt.code, page.viewer, lang, start, limit)
+    size = lobby.steps.refused_size(key)  # refused before as too large: not made again
+    body = lobby.steps.get(key) if size is None else None
+    if body is None and size is None:
         names = texts.seat_names(rt.row.seats, lang)
-        body = await lobby.store.call(encoded_steps, rt.replay(), seat, full, names, lang)
-        lobby.steps.put(key, body)
-    return Response(body, media_type="application/json")
+
+        async def work() -> bytes:
+            made = await lobby.replay_call(encoded_page, rt, page, names, lobby.checkpoints,
+                                           next_url)
+            if len(made) <= config.replay_max_bytes:
+                lobby.steps.put(key, made)
+            else:
+                lobby.steps.refuse(key, len(made))
+            return made
+
+        body = await lobby.flights.run(("steps", *key), work)
+    if body is not None and len(body) <= config.replay_max_bytes:
+        return Response(body, media_type="application/json")
+    size = len(body) if body is not None else size
+    return _error(413, "too_large",
+                  f"steps {start} to {min(after, total) - 1} are {size} bytes, more than "
+                  f"the {config.replay_max_bytes} one answer may be: ask for fewer steps "
+                  f"('limit')")
 
 
 def web_routes() -> list[BaseRoute]:
@@ -241,6 +336,7 @@ def web_routes() -> list[BaseRoute]:
         Route("/t/{code}", page),
         Route("/r/{code}", page),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
+        Route("/games/{name}/client.js", game_client),
         Route("/api/games/{name}/rules", game_rules),
         Route("/api/games/{name}/guide", game_guide),
         Route("/api/i18n/{lang}", client_messages),

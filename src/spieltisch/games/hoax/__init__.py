@@ -1,9 +1,23 @@
 """HOAX: hidden identities, chips, reactions and accusations (4–8 players)."""
 
+from typing import Any
+
 from ...core.game import GameSpec
 from ...core.options import Option
 from ...i18n import N_
 from .state import HoaxGame, HoaxState
+
+#: The modules of this package the compiled build compiles (``setup.py`` reads this
+#: line without importing the package); the rest stays Python.
+COMPILED = ("cards", "claims", "phases", "state", "legal", "turn", "sampling", "views")
+
+
+def _lab_profile() -> Any:
+    """The lab's profile (``profile.py``), loaded when the lab asks."""
+    from .profile import PROFILE
+
+    return PROFILE
+
 
 SPEC = GameSpec(
     name="hoax",
@@ -24,7 +38,18 @@ SPEC = GameSpec(
     summary=N_("Claim identities, gather trios, buy information and unmask the others; "
                "first to 10 throne points."),
     max_actions=200_000,
+    table_max_actions=20_000,  # rules.md, "Length of a table"
     realtime=True,
+    # benchmarks/bot_levels.py, 6 players, per decision at budgets 50 / 200 / 600, median
+    # and p99 in seconds: 0.071/0.140, 0.470/0.620, 1.305/1.580 (3.10 ms per simulation)
+    hard_budget=300,
+    search_depth=0,  # no estimate of its own: a round is played out (bots/ismcts.py)
+    # most throne points: the first to 10 wins at once (rules.md §6): the default order
+    one_winner=True,
+    lab_profile=_lab_profile,
+    raw_codes=(r"\b(?:baron|monk|judge|merchant|magician|thief|farmer) (?:tax|steal|trade)\b"
+               r"|\bsettle-protect\b"),
+    test_options={"reaction_seconds": 0.3},
 )
 HoaxGame.spec = SPEC
 

@@ -106,6 +106,17 @@ class Knowledge:
         self.lies = [0] * n
         self.truths = [0] * n
 
+    def resume(self, other: Knowledge) -> None:
+        """Take over what ``other`` read of the same round (not its turns: those are
+        when this knowledge started)."""
+        self.pos = other.pos
+        self.last = other.last
+        self.ev = [e[:] for e in other.ev]
+        self.count = [c[:] for c in other.count]
+        self.claims = other.claims[:]  # (entries are replaced, never changed)
+        self.lies = other.lies[:]
+        self.truths = other.truths[:]
+
 
 class HeuristicBot(Bot):
     name = "heuristic"
@@ -135,6 +146,13 @@ class HeuristicBot(Bot):
         self.lies = [0] * self.n
         self.truths = [0] * self.n
         self.k = Knowledge(self.n)
+        #: changes whenever ``lies`` / ``truths`` do (the log is read in their light)
+        self._memory = 0
+        #: a search shows the bot many logs of one round that begin alike: what it read of
+        #: such a beginning (``_resume``), the log read, and the memory it was read with
+        self._begun: tuple[Knowledge, list[Any], int] | None = None
+        #: where the log read now meets the last beginning kept (-1: nothing to keep)
+        self._keep_at = -1
 
     # -- knowledge -----------------------------------------------------------------
     def bluff_rate(self, s: int) -> float:
@@ -154,14 +172,50 @@ class HeuristicBot(Bot):
                 self._remember_round(k, view.get("last_reveal") if rnd == k.round + 1
                                      else None)
             k = self.k = Knowledge(self.n, rnd, view["turn"])
-            pos = 0
+            pos = self._resume(k, log)
         if view["in_final"] and k.final_turn < 0:
             k.final_turn = view["turn"]
         if pos == len(log):
             return k
+        keep = self._keep_at
+        if keep >= 0:  # read up to the common beginning, keep that, read on
+            self._keep_at = -1
+            self._read(k, log, pos, keep)
+            k.pos, k.last = keep, log[keep - 1]
+            self._begun = (Knowledge(self.n, rnd), log[:keep], self._memory)
+            self._begun[0].resume(k)
+            pos = keep
+        self._read(k, log, pos, len(log))
+        k.pos = len(log)
+        k.last = log[-1]
+        return k
+
+    def _resume(self, k: Knowledge, log: list[Any]) -> int:
+        """A fresh knowledge ``k`` of ``log``: where to start reading. When the log begins
+        as the beginning kept does (same round, same memory), ``k`` takes over what was
+        read of it, which is what reading it again would give; otherwise it is read from
+        the start, and the part it has in common with the beginning kept (or all of it,
+        the first time) becomes the beginning kept."""
+        begun = self._begun
+        if begun is None or begun[0].round != k.round or begun[2] != self._memory:
+            self._keep_at = len(log) if log else -1
+            return 0
+        known, seen = begun[0], begun[1]
+        if len(log) >= known.pos and log[:known.pos] == seen:
+            k.resume(known)
+            return known.pos
+        same = 0
+        end = min(len(seen), len(log))
+        while same < end and log[same] == seen[same]:
+            same += 1
+        self._keep_at = same if same else -1
+        return 0
+
+    def _read(self, k: Knowledge, log: list[Any], start: int, stop: int) -> None:
+        """Read log entries ``start`` to ``stop`` into ``k``."""
         ev = k.ev
         count = k.count
-        for i in range(pos, len(log)):
+        for i in range(start, stop):
             e = log[i]
             w = e[0]
             if w == "declare":
@@ -191,15 +245,13 @@ class HeuristicBot(Bot):
             ev[s][x] += lr if c == 0 else 0.5 * lr
             count[s][x] = c + 1
             k.claims.append([s, x])
-        k.pos = len(log)
-        k.last = log[-1]
-        return k
 
     def _remember_round(self, k: Knowledge, reveal: list[str] | None) -> None:
         """A round is over: keep its official doubts; with the reveal that followed it
         (every card is shown after a final), count its other claims as lies or truths
         too (not when the bot first looks again rounds later: that reveal is another
         round's)."""
+        self._memory += 1
         for s in range(self.n):
             self.lies[s] += k.lies[s]
             self.truths[s] += k.truths[s]

@@ -38,6 +38,9 @@ TRADE_MAX = CHIPS_PER_TYPE  # nobody can hold more loose chips of one type
 TRADE_PAIRS = tuple((a, b) for a in range(3) for b in range(3) if a != b)
 #: Thief variants (n, k): n chips, k of them out of trios.
 STEAL_VARIANTS = ((1, 0), (1, 1), (2, 0), (2, 1), (2, 2))
+#: A count as the Thief's variants tell it apart: 0, 1, or 2 for two or more (any count of
+#: one seat's chips or trios).
+UP_TO_2: tuple[int, ...] = (0, 1) + (2,) * (3 * CHIPS_PER_TYPE)
 
 # -- action kinds -------------------------------------------------------------------
 class Kind(IntEnum):
@@ -158,6 +161,10 @@ class ActionTable:
                                 for m in range(1 << n)]
         self.enchant_by_seats = [[self.enchant[q] for q in range(n) if m >> q & 1]
                                  for m in range(1 << n)]
+        #: Every steal from seat q for what q holds: ``steal_by_holding[q][code]`` with
+        #: code = 27 * gold + 9 * wine + 3 * grain + trios, each as ``UP_TO_2`` counts it.
+        self.steal_by_holding = [[self._steals(q, code) for code in range(81)]
+                                 for q in range(n)]
         self.kind = kind
         self.p1 = p1
         self.p2 = p2
@@ -169,6 +176,16 @@ class ActionTable:
                                    for k in range(NUM_IDENTITIES + 1)]
         self._text: list[str] = [self._to_text(a) for a in range(self.size)]
         self._parse = {t: a for a, t in enumerate(self._text)}
+
+    def _steals(self, q: int, code: int) -> list[int]:
+        """§3 Thief: the steals from q that what q holds allows (``steal_by_holding``):
+        per chip type, the variants (count, from trios) (1,0) (1,1) (2,0) (2,1) (2,2)
+        with count <= loose + trios, from trios <= trios, count - from trios <= loose."""
+        loose = (code // 27, code // 9 % 3, code // 3 % 3)
+        trios = code % 3
+        return [self.steal[q][t][v] for t in range(3)
+                for v, (count, from_trios) in enumerate(STEAL_VARIANTS)
+                if from_trios <= trios and count - from_trios <= loose[t]]
 
     # -- text forms ---------------------------------------------------------------
     def _to_text(self, a: int) -> str:

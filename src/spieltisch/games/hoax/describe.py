@@ -1,8 +1,9 @@
-"""The terminal picture of a HOAX view and readable action descriptions."""
+"""Readable descriptions of HOAX actions (the terminal's menu and the engine's reasons);
+the picture of a view is the narrator's ``board`` (``narration.py``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .cards import (
     CHIP_NAMES,
@@ -70,51 +71,3 @@ def describe(game: HoaxGame, action: int) -> str:
         return "show as false: " + (", ".join(ident(w) for w in words[1:]) or "nothing")
     return text
 
-
-def render(view: dict[str, Any]) -> str:
-    seat = view.get("seat")
-    lines = [f"Round {view['round']}, turn {view['turn']}"
-             + ("  ** FINAL **" if view["in_final"] else "")
-             + f"   phase: {view['phase']}, active seat {view['active']}"]
-    bank = view["bank"]
-    lines.append(f"Bank: G{bank['gold']} W{bank['wine']} R{bank['grain']}")
-    for s, p in enumerate(view["seats"]):
-        who = "you" if s == seat else f"seat {s}"
-        lo = p["loose"]
-        tags = []
-        if not p["in_round"]:
-            tags.append("out")
-        if "revealed" in p:
-            tags.append("revealed " + ident(p["revealed"]))
-        if "proven" in p:
-            tags.append("proven " + ident(p["proven"]))
-        if s in view["to_act"]:
-            tags.append("<- to act")
-        cov = ", ".join(ident(x) for x in p["covered"]) or "-"
-        lines.append(f"  {who:>7}: {p['throne_points']:2d} TP  G{lo['gold']} W{lo['wine']} "
-                     f"R{lo['grain']} trios {p['trios']}  covered: {cov}  {' '.join(tags)}")
-    pend = view["pending"]
-    if pend["action"]:
-        lines.append(f"Action: {pend['action']}")
-    if "claim" in pend:
-        c = pend["claim"]
-        lines.append(f"Claim under doubt: seat {c['seat']} as {ident(c['identity'])} "
-                     f"({c['for']})")
-    for key in ("protected", "barons"):
-        if pend[key]:
-            lines.append(f"{key.capitalize()}: {pend[key]}")
-    if pend["fines"]:
-        lines.append(f"Fines: {pend['fines']}")
-    if pend["forgivenesses"]:
-        lines.append(f"Forgivenesses: {pend['forgivenesses']}")
-    if pend["window"]:
-        lines.append(f"Open window ({view['phase']}): seats {pend['window']} may react")
-    if seat is not None:
-        lines.append(f"Your identity: {ident(view['identity'])}")
-        if view["shown_to_me"]:
-            lines.append("Shown to you as false: " + "; ".join(
-                f"seat {q}: {', '.join(ident(x) for x in xs)}"
-                for q, xs in view["shown_to_me"].items()))
-    if view["last_reveal"]:
-        lines.append("Last final's reveal: " + ", ".join(view["last_reveal"]))
-    return "\n".join(lines)

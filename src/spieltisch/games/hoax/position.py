@@ -36,9 +36,11 @@ from .cards import (
     SEATS_OF,
 )
 from .claims import CLAIM_FOR_NAMES, CLAIMED_IDENTITY, Claim, ClaimFor
+from .legal import pass_barons, settle_options
 from .observation import DECLARE_KINDS, WHYS
 from .phases import CLAIM_PHASES, PHASE_NAMES, SETUP, WINDOWS, Phase
 from .state import WIN_POINTS, HoaxGame, HoaxState
+from .turn import targets, uncovered
 
 #: How the core names the object this module reads.
 WHERE = "position.state"
@@ -285,7 +287,7 @@ def _read_turn(s: HoaxState, f: Fields) -> None:
     since = f.optional("window_since", lambda k: f.int(k, 0))
     if s.phase in WINDOWS:
         s.win_mask = _window_default(s) if window is None else window
-        s.window_since = since or 0
+        s._time_window(since or 0)
     elif window or since is not None:
         raise ConfigError(f"{f.path('window')}: only a reaction window (doubt, protect, "
                           f"illegal, fine, forgive) has one, not phase {PHASE_NAMES[s.phase]}")
@@ -341,9 +343,9 @@ def _window_default(s: HoaxState) -> int:
     if ph == Phase.DOUBT:
         return s.in_round & ~(1 << s.claim.seat) if s.claim is not None else 0
     if ph == Phase.PROTECT:
-        return s._targets() & ~s.protect_tried & s._uncovered(MAGICIAN) if s.act >= 0 else 0
+        return targets(s) & ~s.protect_tried & uncovered(s, MAGICIAN) if s.act >= 0 else 0
     claim = {Phase.ILLEGAL: BARON, Phase.FINE: JUDGE, Phase.FORGIVE: MONK}[ph]
-    return s._uncovered(claim) & ~(1 << s.active) & ~s.reacted
+    return uncovered(s, claim) & ~(1 << s.active) & ~s.reacted
 
 
 # -- the phase against the rest -------------------------------------------------------
@@ -443,12 +445,12 @@ def _check_turn(s: HoaxState) -> None:
                           f"({WHERE}.turn.barons)")
     if ph == Phase.FORGIVE and max(s.fine_t) < 0:
         raise ConfigError(f"phase forgive needs a standing fine ({WHERE}.turn.fines)")
-    if ph == Phase.SETTLE and not s._settle_options():
+    if ph == Phase.SETTLE and not settle_options(s):
         raise ConfigError("phase settle needs a standing fine or forgiveness the actor can "
                           "still pay")
     if ph == Phase.PASS:
         j = s.pass_judge
-        if not s.in_round >> j & 1 or s.fine_t[j] != s.pass_type or not s._pass_barons():
+        if not s.in_round >> j & 1 or s.fine_t[j] != s.pass_type or not pass_barons(s):
             raise ConfigError(f"phase pass: seat {j} must be a Judge in the round with a "
                               f"standing {CHIP_NAMES[s.pass_type]} fine, and a Baron other "
                               f"than the Judge must stand in the round")

@@ -6,11 +6,12 @@ fields alone, and parts whose inputs did not change since the last view are the 
 same (read-only) objects, because rebuilding them costs more than comparing their
 inputs. The caches compare values (or hold the very list they were built from), so
 views of any states of the game, in any order, are right; the states keep no caches.
+The seats of one state share the public part of their views (``_public``): a state
+changes only through ``apply``, which advances its ``move_number``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -48,16 +49,13 @@ _NAME_LISTS: tuple[list[str], ...] = tuple(list(names) for names in _NAMES)
 _MAX_RECORDS = 50_000
 
 
-def _key_function() -> Callable[[HoaxState], tuple[Any, ...]]:
-    """``public_key``, generated from ``RECORD_FIELDS`` (as fast as written out)."""
-    fields = "".join(f"*s.{name}, " for name, _width in RECORD_FIELDS)
-    src = f"lambda s: (s.in_round, s.revealed, tuple(s.card) if s.revealed else None, {fields})"
-    return eval(src)  # type: ignore[no-any-return]  # noqa: S307 (our own constant text)
-
-
-#: Every field the seats' public records read, flat (``RECORD_FIELDS`` after the shared
-#: entries); of the cards, only face-up ones are read.
-public_key = _key_function()
+def public_key(s: HoaxState) -> tuple[Any, ...]:
+    """Every field the seats' public records read, flat: in_round, revealed, the cards
+    while one lies face up (only those are read), then the fields of ``RECORD_FIELDS``
+    in its order (``test_views`` holds the two to each other)."""
+    return (s.in_round, s.revealed, tuple(s.card) if s.revealed else None,
+            *s.tp, *s.loose, *s.trios, *s.covered, *s.start_cover, *s.doubt_cov,
+            *s.known_is, *s.known_not)
 
 
 def seat_pickers(n: int) -> list[itemgetter[tuple[Any, ...]]]:
@@ -94,22 +92,17 @@ class HoaxViews:
         self._reveal: tuple[list[int] | None, list[str] | None] = (None, None)
         self._shown: tuple[list[int], list[Any]] | None = None
         self._pending: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+        #: the last state viewed, at which move, and the fields every seat's view shares
+        self._last: tuple[HoaxState, int, dict[str, Any]] | None = None
 
     # ======================================================================= views
     def view(self, s: HoaxState, seat: int | None) -> dict[str, Any]:
         """HOAX's fields of ``seat``'s view (the core adds the shared ones)."""
-        v: dict[str, Any] = {
-            "players": self.n,
-            "round": s.round_no,
-            "turn": s.turns,
-            "active": s.active,
-            "in_final": s.in_final,
-            "bank": self._chips_view(s.bank),
-            "seats": self._seats_view(s),
-            "pending": self._pending_view(s, seat),
-            "log": self._log_view(s),
-            "last_reveal": self._reveal_view(s),
-        }
+        v = self._public(s).copy()
+        if seat is not None and s.claim is not None and s.voted >> seat & 1:
+            # votes run only in the vote phase, whose pending view ends with the claim
+            v["pending"] = {**v["pending"],
+                            "my_vote": "doubt" if s.votes_yes >> seat & 1 else "trust"}
         if seat is not None:
             x = s.card[seat] >> 1
             v["identity"] = IDENTITY_NAMES[x]
@@ -127,6 +120,28 @@ class HoaxViews:
                       for q in range(n) for a in range(n) if s.shown[q * n + a]}
         v["votes"] = {"voted": list(SEATS_OF[s.voted]), "doubt": list(SEATS_OF[s.votes_yes])}
         return v
+
+    def _public(self, s: HoaxState) -> dict[str, Any]:
+        """The fields every seat's view shares (read-only: views copy the dict). Asked
+        for one state again before it moved on (every seat of a window asks), the same
+        dict: a state changes only through ``apply``, which advances ``move_number``."""
+        last = self._last
+        if last is not None and last[0] is s and last[1] == s.move_number:
+            return last[2]
+        public: dict[str, Any] = {
+            "players": self.n,
+            "round": s.round_no,
+            "turn": s.turns,
+            "active": s.active,
+            "in_final": s.in_final,
+            "bank": self._chips_view(s.bank),
+            "seats": self._seats_view(s),
+            "pending": self._pending_view(s),
+            "log": self._log_view(s),
+            "last_reveal": self._reveal_view(s),
+        }
+        self._last = (s, s.move_number, public)  # one assignment: a reader sees all or none
+        return public
 
     # ======================================================================= parts
     def _chips_view(self, counts: list[int]) -> dict[str, int]:
@@ -194,13 +209,22 @@ class HoaxViews:
         """The round's log as JSON. A round's log only grows and its entries are tuples,
         so converted entries are kept (for the log list: a new round, and a copy of the
         state, have their own) and only new ones converted; while the log does not grow,
-        successive views share the same list."""
+        successive views share the same list. A copy of a state (a search's
+        determinisation) shares its log's entries: those of the common beginning are
+        not converted again."""
         cache = self._log
-        if cache[0] is not s.log:
-            cache = self._log = [s.log, [], []]
+        log = s.log
+        if cache[0] is not log:
+            source, converted = cache[0], cache[1]
+            same = 0
+            if source is not None:
+                end = min(len(converted), len(log))
+                while same < end and log[same] is source[same]:
+                    same += 1
+            cache = self._log = [log, converted[:same], None]
         done = cache[1]
-        if len(done) < len(s.log):
-            done.extend(self._convert_log(s.log[len(done):]))
+        if len(done) < len(log) or cache[2] is None:
+            done.extend(self._convert_log(log[len(done):]))
             cache[2] = done[:]  # ``done`` keeps growing: views get a copy
         return cache[2]  # type: ignore[no-any-return]
 
@@ -253,9 +277,9 @@ class HoaxViews:
                 {str(a): names(sh[seat * n + a]) for a in range(n) if sh[seat * n + a]})
         return got  # type: ignore[no-any-return]
 
-    def _pending_view(self, s: HoaxState, seat: int | None) -> dict[str, Any]:
-        """The turn in progress, built once per content of the fields it reads; only
-        ``my_vote`` depends on the seat."""
+    def _pending_view(self, s: HoaxState) -> dict[str, Any]:
+        """The turn in progress, built once per content of the fields it reads (the
+        seat's ``my_vote`` is added by ``view``)."""
         window = s._window_mask()
         key = (s.act, s.protected, s.barons, s.reacted, s.departing, window, s.claim,
                s.opener, s.phase, s.active, s.show_q, s.show_k, s.give_pending,
@@ -266,9 +290,6 @@ class HoaxViews:
         else:
             p = self._build_pending(s, window)
             self._pending = (key, p)
-        if seat is not None and s.claim is not None and s.voted >> seat & 1:
-            # votes run only in the vote phase, whose pending view ends with the claim
-            p = {**p, "my_vote": "doubt" if s.votes_yes >> seat & 1 else "trust"}
         return p
 
     def _build_pending(self, s: HoaxState, window: int) -> dict[str, Any]:

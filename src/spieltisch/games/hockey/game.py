@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from ...bots.base import Bot
     from ...core.observation import Observer
     from ...core.position import Fields
+    from ...core.scoresheet import Builder
+    from ...core.words import Narrator
 
 #: Suit symbols a player may type instead of letters (``10♥`` for ``10H``).
 _SUIT_LETTERS = (("♣", "C"), ("♦", "D"), ("♥", "H"), ("♠", "S"))
@@ -81,11 +83,17 @@ class HockeyGame(Game):
 
         return read(self, fields, shuffler)
 
-    def render_view(self, view: dict[str, Json]) -> str:
-        """The terminal's picture of a view (``render.py``)."""
-        from .render import render
+    def score_sheet_builder(self) -> Builder:
+        """The score sheet round by round (``scores.py``)."""
+        from .scores import score_sheet  # (it imports this module)
 
-        return render(view)
+        return score_sheet
+
+    def narrator_class(self) -> type[Narrator]:
+        """Hockey's words (``narration.py``): events, action labels, the board."""
+        from .narration import Narrator
+
+        return Narrator
 
     def bots(self) -> dict[str, type[Bot]]:
         """Hockey's own bot (``bot.py``)."""

@@ -189,7 +189,9 @@ class HockeyState(State["HockeyGame"]):
         self.hands[self.dealer] = dealer
         self.dealt = first + 2 * each
 
-    # -- who acts (the PLAY rule inlined: the benchmark's hot path) ---------------------
+    # -- who acts: the PLAY rule inlined (the throughput loop is these three; the core's
+    # dispatch on ``PHASES`` costs Hockey 16% more instructions per random decision,
+    # measured with benchmarks/versus_tree.py --instructions, issue 36) -----------------
     def to_act(self) -> list[int]:
         """§3: the seat to move, while the game is not over (``PHASES``)."""
         return [self.to_move] if self.phase is PLAY else []
@@ -216,7 +218,7 @@ class HockeyState(State["HockeyGame"]):
 
     def _cards_of(self, seat: int) -> list[int]:
         """§3: "any card in the mover's hand"; no passing, no drawing."""
-        return cards_in(self.hands[seat])
+        return cards_in(self.hands[seat]) if seat == self.to_move else []
 
     def _why_not(self, seat: int, action: int) -> Check:
         """§3: only the mover plays, and only a card of its hand."""
@@ -307,8 +309,6 @@ class HockeyState(State["HockeyGame"]):
                                            "stock": NUM_CARDS - self.dealt},
                      {s: {"hand": [CODES[c] for c in cards_in(self.hands[s])]}
                       for s in (0, 1)})
-
-    #: The turn structure: what each phase allows (``core/phases.py``).
 
     # -- end --------------------------------------------------------------------------------
     def is_over(self) -> bool:
@@ -410,8 +410,8 @@ class HockeyState(State["HockeyGame"]):
                 "distinct_cards": (everywhere & ALL_CARDS_MASK).bit_count()}
 
 
-# The phase table and what the entry points index, set on the class once it exists (a
-# compiled class's body cannot name its own methods).
+# The phase table, set on the class once it exists (a compiled class's body cannot name
+# its own methods).
 HockeyState.PHASES = PhaseTable(Phase, {
     Phase.PLAY: Rule(
         Who.TURN, actions=(Move.PLAY_CARD,), seats=HockeyState._mover,

@@ -1,11 +1,30 @@
 """Hood Politix: the ruthless shedding game with throw-ins, accusations and penalty
 cards, in real time (2–8 players; see ``rules.md``)."""
 
-from ...core.game import GameSpec
+from typing import Any
+
+from ...core.game import GameSpec, Result
 from ...core.options import Option
 from ...i18n import N_
 from .game import HoodPolitixGame
 from .state import HoodPolitixState
+
+#: The modules of this package the compiled build compiles (``setup.py`` reads this
+#: line without importing the package); the rest stays Python.
+COMPILED = ("cards", "terms", "judging", "legal", "moves", "game", "state", "sampling", "views")
+
+
+def _lab_profile() -> Any:
+    """The lab's profile (``profile.py``), loaded when the lab asks."""
+    from .profile import PROFILE
+
+    return PROFILE
+
+
+def _rank_keys(state: Any, result: Result) -> list[tuple[float]]:
+    """The lowest total wins (rules.md §6)."""
+    return [(-score,) for score in result.scores]
+
 
 SPEC = GameSpec(
     name="hood_politix",
@@ -39,7 +58,22 @@ SPEC = GameSpec(
                "throw in identical cards, accuse forgotten Mic Checks. Places are points; "
                "lowest total after 3 rounds wins."),
     max_actions=200_000,
+    table_max_actions=250_000,  # rules.md, "Length of a table"
     realtime=True,
+    # benchmarks/bot_levels.py, 4 players, per decision at budgets 50 / 200 / 600, median
+    # and p99 in seconds: 0.020/0.064, 0.162/0.232, 0.470/0.572 (1.28 ms per simulation)
+    hard_budget=750,
+    search_depth=20,  # its own estimate(): a cut 20 actions on (bots/ismcts.py)
+    rank_keys=_rank_keys,
+    one_winner=True,
+    lab_profile=_lab_profile,
+    raw_codes=r"\b[GOPY](?:10|[1-9]|DU|BU|PB|50|IY|PS|DL|SN)[ab]?\b|\bmic-(?:check|drop)\b",
+    test_options={"move_seconds": 0.0},
+    # random seats at large tables rarely settle the unique lowest total: from six players
+    # on, one round keeps a random game to a few thousand moves; eight take 35 s and 4 GiB
+    # in OpenSpiel's simulation test even so (seven end sooner with its seed, 3 s)
+    quick_options=(6, {"min_rounds": 1}),
+    slow_players=(8,),
 )
 HoodPolitixGame.spec = SPEC
 

@@ -217,14 +217,11 @@ AFLAG_T = tuple(AFLAG)
 def kinds_of(mask: int) -> list[int]:
     """The distinct kinds in a card mask, ascending."""
     out: list[int] = []
-    prev = -1
-    while mask:
-        low = mask & -mask
-        k = KIND_OF[low.bit_length() - 1]
-        if k != prev:
-            out.append(k)
-            prev = k
-        mask ^= low
+    m = ((mask | (mask >> 1)) & PAIR_FIRST) | (mask & SINGLES)  # one_per_kind
+    while m:
+        low = m & -m
+        out.append(KIND_OF_T[low.bit_length() - 1])
+        m ^= low
     return out
 
 
@@ -246,6 +243,13 @@ assert all(KIND_COPIES[KIND_OF[i]] == 2 for i in range(FIRST_SINGLE))
 assert FIRST_SINGLE % 2 == 0
 PAIR_FIRST = sum(1 << i for i in range(0, FIRST_SINGLE, 2))
 SINGLES = ALL_CARDS & ~((1 << FIRST_SINGLE) - 1)
+
+
+def one_per_kind(mask: int) -> int:
+    """The card mask with one bit per kind held (the lower id of a pair)."""
+    return ((mask | (mask >> 1)) & PAIR_FIRST) | (mask & SINGLES)
+
+
 TARGETED = 0
 for _c, _k in enumerate(KIND_OF):
     if KIND_TYPE[_k] in (DEAL, SNITCH):
@@ -255,3 +259,21 @@ PLAYS_BY_CARD = (
     tuple((PLAY_ID[k][0][0],) for k in KIND_OF),
     tuple((PLAY_ID[k][0][0], PLAY_ID[k][0][1]) for k in KIND_OF),
 )
+#: The Deal and Snitch cards are the last ids (single copies), from ``FIRST_TARGETED``.
+FIRST_TARGETED = TARGETED.bit_length() - TARGETED.bit_count()
+assert TARGETED == ALL_CARDS & ~((1 << FIRST_TARGETED) - 1)
+
+
+def _targeted_plays(card: int, targets: int, flag: int) -> tuple[int, ...]:
+    """The plays of Deal or Snitch ``card`` at each seat in ``targets``, ascending (with
+    ``flag``: each play, then its flagged twin)."""
+    ids = PLAY_ID[KIND_OF[card]]
+    return tuple(ids[t + 1][f] for t in range(MAX_SEATS) if targets >> t & 1
+                 for f in range(flag + 1))
+
+
+#: TARGETED_PLAYS[flag][card - FIRST_TARGETED][targets]: ``_targeted_plays`` for every
+#: mask of targets, so listing them is one lookup however many seats there are.
+TARGETED_PLAYS = tuple(tuple(tuple(_targeted_plays(c, ts, flag) for ts in range(1 << MAX_SEATS))
+                             for c in range(FIRST_TARGETED, NUM_CARDS))
+                       for flag in (0, 1))

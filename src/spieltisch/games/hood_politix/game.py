@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.cards import Shuffler
 from ...core.game import ConfigError, Game, IllegalAction
@@ -59,6 +59,10 @@ from .cards import (
     first_of_kind,
 )
 from .state import HoodPolitixState
+
+if TYPE_CHECKING:
+    from ...core.scoresheet import Builder
+    from ...core.words import Narrator
 
 
 class HoodPolitixGame(Game):
@@ -229,11 +233,17 @@ class HoodPolitixGame(Game):
 
         return read(self, fields, shuffler)
 
-    def render_view(self, view: dict[str, Any]) -> str:
-        """A view as terminal text (``render.py``)."""
-        from .render import render
+    def score_sheet_builder(self) -> Builder:
+        """The score sheet round by round (``scores.py``)."""
+        from .scores import score_sheet  # (it imports this module)
 
-        return render(view)
+        return score_sheet
+
+    def narrator_class(self) -> type[Narrator]:
+        """Hood Politix's words (``narration.py``): events, action labels, the board."""
+        from .narration import Narrator  # (it imports this module)
+
+        return Narrator
 
     def bots(self) -> dict[str, type]:
         """The game's own bots by name."""

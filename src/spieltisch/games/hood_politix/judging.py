@@ -6,6 +6,11 @@ Attempts are judged three ways: LEGAL (a listed legal action, and also a bluff M
 which changes nothing, §5.4); FAULTY, with a ``Fault`` kind; and ILLEGAL (no such card in
 your hand, nonsense targets, anything during a pause but accusations and ending it, a
 repeat accusation of a fault on record).
+
+Each phase has its judge in the phase table (its rule's ``why``: ``why_turn``,
+``why_answer``, ``why_snitch``, ``why_mic_drop``, ``why_over``), which the core asks for
+an attempt that is not listed; what every phase judges alike comes first (``_aside``, and
+in the phases of play ``_in_play``).
 """
 
 from __future__ import annotations
@@ -44,8 +49,6 @@ from .cards import (
 from .terms import (
     FINISHED,
     IN,
-    MICDROP_WAIT,
-    OVER,
     P_POLITIX,
     P_RESPEKT,
     PAUSE_NAMES,
@@ -127,16 +130,31 @@ def _faulty(kind: Fault, template: str, /, **args: Any) -> FaultCheck:
 
 
 def judge(s: HoodPolitixState, seat: int, action: int) -> Check:
-    """Judge an attempt that is not a listed legal action (§3, §5.2, §9.4, §9.5)."""
-    phase = s.phase
-    if phase == OVER:
-        return _illegal(N_("the game is over"))
-    typ, kind, arg, flag = ATYPE_T[action], AKIND_T[action], AARG_T[action], AFLAG_T[action]
+    """Judge an attempt that is not a listed legal action: the phase's judge (its rule's
+    ``why`` in the phase table)."""
+    table = s.PHASES
+    assert table is not None
+    why = table.why_of[s.phase]
+    assert why is not None, f"phase {s.phase!r} has no judge"
+    check: Check = why(s, seat, action)
+    return check
+
+
+def why_over(s: HoodPolitixState, seat: int, action: int) -> Check:
+    """OVER: nothing more happens."""
+    return _illegal(N_("the game is over"))
+
+
+def _aside(s: HoodPolitixState, seat: int, action: int) -> Check | None:
+    """What every phase judges alike first: the clock's actions, accusations (by anyone,
+    also a finished player, §5.2), a finished seat, a pause (§9.5) and ending a pause
+    there is none of; None if none of these applies."""
+    typ = ATYPE_T[action]
     if typ == A_EXPIRE:
         return _illegal(N_("only the clock lets time run out"))
-    if typ == A_ACCUSE:  # by anyone, also a finished player (§5.2)
-        return _judge_accusation(s, seat, accused=arg, fault=kind)
-    if s.status[seat] == FINISHED and not (phase == SNITCH_R and seat == s.due):
+    if typ == A_ACCUSE:
+        return _judge_accusation(s, seat, accused=AARG_T[action], fault=AKIND_T[action])
+    if s.status[seat] == FINISHED and not (s.phase == SNITCH_R and seat == s.due):
         return _illegal(N_("you have finished this round; wait for the next one"))
     if s.pause:
         who = s.pause_seat
@@ -152,15 +170,32 @@ def judge(s: HoodPolitixState, seat: int, action: int) -> Check:
         return _illegal(N_("there is no Politix pause"))
     if typ == A_RELEASE:
         return _illegal(N_("there is no Respekt pause"))
+    return None
+
+
+def why_mic_drop(s: HoodPolitixState, seat: int, action: int) -> Check:
+    """MIC_DROP_WINDOW (§9.7): the round is ending; only its seat left accuses or passes."""
+    check = _aside(s, seat, action)
+    if check is not None:
+        return check
+    typ = ATYPE_T[action]
     if typ == A_POLITIX:
-        if phase == MICDROP_WAIT:
-            return _illegal(N_("the round is ending"))
+        return _illegal(N_("the round is ending"))
+    if typ == A_PASS:
+        return _illegal(N_("only {seat} lets the Mic Drop pass"), seat=seat_arg(s.wait_seat))
+    return _illegal(N_("the round is ending: accuse the missed Mic Drop or pass"))
+
+
+def _in_play(s: HoodPolitixState, seat: int, action: int) -> Check | None:
+    """What every phase of play judges alike (§3, §5, §9.4): ``_aside``, Politix, Mic
+    Check, the Snitch's steps, cards not held, targets, moves out of turn; None for a
+    wrong move of the due seat, which the phase's judge says more about."""
+    check = _aside(s, seat, action)
+    if check is not None:
+        return check
+    typ, kind, arg, flag = ATYPE_T[action], AKIND_T[action], AARG_T[action], AFLAG_T[action]
+    if typ == A_POLITIX:
         return _illegal(N_("you have no Politix call left this round"))
-    if phase == MICDROP_WAIT:
-        if typ == A_PASS:
-            return _illegal(N_("only {seat} lets the Mic Drop pass"),
-                           seat=seat_arg(s.wait_seat))
-        return _illegal(N_("the round is ending: accuse the missed Mic Drop or pass"))
     if typ == A_PASS:
         return _illegal(N_("there is no Mic Drop window to let pass"))
     if typ == A_MIC:
@@ -188,12 +223,7 @@ def judge(s: HoodPolitixState, seat: int, action: int) -> Check:
     if seat != due:
         return _faulty(Fault.OUT_OF_TURN, N_("out of turn: {seat} is to act"),
                        seat=seat_arg(due))
-    # The due seat's wrong move: what is wrong depends on the phase (its rule's ``why``).
-    table = s.PHASES
-    assert table is not None
-    why = table[phase].why
-    assert why is not None, f"phase {phase!r} has no rule for a wrong move"
-    return why(s, seat, action)
+    return None
 
 
 def _judge_accusation(s: HoodPolitixState, seat: int, accused: int, fault: int) -> Check:
@@ -233,7 +263,11 @@ def _judge_snitch_step(s: HoodPolitixState, seat: int, typ: int, kind: int) -> C
 
 
 def why_turn(s: HoodPolitixState, seat: int, action: int) -> Check:
-    """TURN (§3): the card does not match, or a draw while holding a playable card."""
+    """TURN (§3): what every phase of play refuses (``_in_play``); the due seat's card does
+    not match, or it draws while holding a playable card."""
+    check = _in_play(s, seat, action)
+    if check is not None:
+        return check
     typ = ATYPE_T[action]
     if typ == A_PLAY:
         kind = AKIND_T[action]
@@ -246,8 +280,12 @@ def why_turn(s: HoodPolitixState, seat: int, action: int) -> Check:
 
 
 def why_answer(s: HoodPolitixState, seat: int, action: int) -> Check:
-    """STACK, SLAP, DEAL (§4): not an answer the phase allows; the reason names the ones
-    it does (§9.3: no Deuce on a stack with In Yo Face)."""
+    """STACK, SLAP, DEAL (§4): what every phase of play refuses (``_in_play``); not an
+    answer the phase allows, and the reason names the ones it does (§9.3: no Deuce on a
+    stack with In Yo Face)."""
+    check = _in_play(s, seat, action)
+    if check is not None:
+        return check
     phase = s.phase
     if phase == STACK:
         if s.stack_iyf:
@@ -268,8 +306,12 @@ def why_answer(s: HoodPolitixState, seat: int, action: int) -> Check:
 
 
 def why_snitch(s: HoodPolitixState, seat: int, action: int) -> Check:
-    """SNITCH (§4): the Snitch is resolved first — reveal one of the target's cards, or take
-    one and give one (the exchange's second step, §9.10)."""
+    """SNITCH (§4): what every phase of play refuses (``_in_play``); the Snitch is resolved
+    first — reveal one of the target's cards, or take one and give one (the exchange's
+    second step, §9.10)."""
+    check = _in_play(s, seat, action)
+    if check is not None:
+        return check
     typ = ATYPE_T[action]
     taken = s.snitch_take
     if typ == A_PLAY:

@@ -55,12 +55,13 @@ def write(s: HoodPolitixState) -> dict[str, Any]:
     """The ``"state"`` object of ``s`` (see the module docstring)."""
     code = C.CARD_CODES
     phase = s.phase
+    seen, public = s.knowledge()
     out: dict[str, Any] = {
         "round": s.round,
         "dealer": s.dealer,
         "seats": [{"hand": _codes(s.hands[p]), "status": STATUS_NAMES[s.status[p]],
                    "score": s.scores[p], "politix_left": s.politix_left[p],
-                   "knows": _codes(s.seen[p])} for p in range(s.n)],
+                   "knows": _codes(seen[p])} for p in range(s.n)],
         "draw": [code[c] for c in reversed(s.draw)],
         "buried": s.buried,
         "discard": [code[c] for c in s.discard],
@@ -86,7 +87,7 @@ def write(s: HoodPolitixState) -> dict[str, Any]:
         "missed_mic_drop": s.drop_seat if s.drop_seat >= 0 else None,
         "penalised": [{"seat": b // 3, "fault": C.FAULT_CODES[b % 3]}
                       for b in range(3 * s.n) if s.penalised >> b & 1],
-        "revealed": _codes(s.public),
+        "revealed": _codes(public),
         "counts": dict(zip(COUNT_NAMES, s.counts, strict=True)),
     }
     if phase == MICDROP_WAIT:
@@ -159,9 +160,6 @@ def read(game: HoodPolitixGame, f: Fields, shuffler: Shuffler) -> HoodPolitixSta
                                           hands, not_of=p)))
         seat.done()
     s.public = _mask(resolver.held(f.list("revealed", default=[]), f.path("revealed"), hands))
-    s.seen_any = s.public
-    for m in s.seen:
-        s.seen_any |= m
     s.in_round = sum(1 << p for p in range(n) if s.status[p] != FINISHED)
     s.callers = sum(1 << p for p in range(n) if s.politix_left[p])
     s.direction = -1 if f.str("direction", DIRECTIONS, default=DIRECTIONS[0]) \

@@ -30,7 +30,6 @@ _MIC_CHECK, _MIC_DROP, _TIMEOUT = (C.FAULT_CODES[f] for f in (C.F_MIC_CHECK, C.F
 def public_view(s: HoodPolitixState) -> dict[str, Any]:
     """What everyone sees: piles, hand sizes, the phase and its pending penalty, open faults
     and revealed cards (§3, §5.2)."""
-    n = s.n
     phase = s.phase
     v: dict[str, Any] = {
         "game": "hood_politix",
@@ -49,7 +48,7 @@ def public_view(s: HoodPolitixState) -> dict[str, Any]:
         "colour": C.COLOURS[s.colour],
         "draw_pile": len(s.draw),
         "discard_pile": len(s.discard),
-        "buried": codes(sum(1 << c for c in s.draw[:s.buried])),
+        "buried": _buried(s),
         "stack": ({"amount": s.stack, "in_yo_face": s.stack_iyf, "target": s.due}
                   if phase == STACK else None),
         "pending_finish": s.pending if s.pending >= 0 else None,
@@ -60,12 +59,29 @@ def public_view(s: HoodPolitixState) -> dict[str, Any]:
         "open_faults": open_faults(s),
         "timer_expired": s.expired,
         "politix_left": list(s.politix_left),
-        "revealed": {str(p): codes(s.hands[p] & s.public) for p in range(n)
-                     if s.hands[p] & s.public},
+        "revealed": _in_hands(s, s.public, -1),
     }
     if phase == MICDROP_WAIT:
         v["mic_drop_window"] = {"finisher": s.drop_seat, "remaining": s.wait_seat}
     return v
+
+
+def _buried(s: HoodPolitixState) -> list[str]:
+    """The bottom cards of the draw pile everyone saw (§2.4)."""
+    m = 0
+    for c in s.draw[:s.buried]:
+        m |= 1 << c
+    return codes(m)
+
+
+def _in_hands(s: HoodPolitixState, cards: int, other_than: int) -> dict[str, list[str]]:
+    """The cards of the mask ``cards`` by the hand they are in (but ``other_than``'s)."""
+    out: dict[str, list[str]] = {}
+    if cards:
+        for p, hand in enumerate(s.hands):
+            if p != other_than and hand & cards:
+                out[str(p)] = codes(hand & cards)
+    return out
 
 
 def open_faults(s: HoodPolitixState) -> list[dict[str, Any]]:
@@ -84,9 +100,7 @@ def seat_view(s: HoodPolitixState, seat: int | None) -> dict[str, Any]:
     v = public_view(s)
     if seat is not None:
         v["hand"] = codes(s.hands[seat])
-        known = s.seen[seat]
-        v["known"] = {str(p): codes(s.hands[p] & known) for p in range(s.n)
-                      if p != seat and s.hands[p] & known}
+        v["known"] = _in_hands(s, s.seen[seat], seat)
         if s.phase == SNITCH_R and seat == s.by:
             v["snitch_look"] = codes(s.hands[s.target])
             take = s.snitch_take
@@ -100,7 +114,7 @@ def full_view(s: HoodPolitixState) -> dict[str, Any]:
     v["hands"] = [codes(h) for h in s.hands]
     v["draw_order"] = [C.CARD_CODES[c] for c in reversed(s.draw)]
     v["discard"] = [C.CARD_CODES[c] for c in s.discard]
-    v["seen"] = [C.CARD_CODES[c] for m in s.seen for c in cards_of(m)]
+    v["seen"] = [C.CARD_CODES[c] for m in s.knowledge()[0] for c in cards_of(m)]
     v["timer_since"] = s.timer_since
     v["pause_since"] = s.pause_since
     v["counts"] = list(s.counts)

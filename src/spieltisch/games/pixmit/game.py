@@ -18,6 +18,8 @@ from .state import PixmitState
 if TYPE_CHECKING:
     from ...bots.base import Bot
     from ...core.position import Fields
+    from ...core.scoresheet import Builder
+    from ...core.words import Narrator
 
 
 class PixmitGame(Game):
@@ -96,11 +98,17 @@ class PixmitGame(Game):
             return f"announce: group {text} ({C.GROUP_NAMES[text]})"
         return f"announce: card {text} ({C.NAMES[arg - 1 - len(C.GROUPS)]})"
 
-    def render_view(self, view: dict[str, Any]) -> str:
-        """The terminal's picture of a view (``render.py``)."""
-        from .render import render
+    def score_sheet_builder(self) -> Builder:
+        """The score sheet round by round (``scores.py``)."""
+        from .scores import score_sheet  # (it imports this module)
 
-        return render(view)
+        return score_sheet
+
+    def narrator_class(self) -> type[Narrator]:
+        """Pixmit's words (``narration.py``): events, action labels, the board."""
+        from .narration import Narrator
+
+        return Narrator
 
     def bots(self) -> dict[str, type[Bot]]:
         """Pixmit's own bot (``bot.py``)."""

@@ -14,7 +14,7 @@ offerer's hand; a reveal (Wissen, Schöpfung) and card 21 in a hand are public.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.cards import Shuffler
@@ -62,16 +62,6 @@ BIT21 = 1 << C.JOKER_21
 _codes = C.card_codes
 
 
-def _nobody(state: PixmitState) -> tuple[int, ...]:
-    """Nobody acts (the game is over)."""
-    return ()
-
-
-def _nothing(state: PixmitState, *args: int) -> list[Any]:
-    """No actions, no events: nobody acts (the game is over)."""
-    return []
-
-
 
 #: Each phase as a refusal names it ("waiting for Ada: the answer to the offer").
 _PHASE_WORDS: dict[Phase, str] = {
@@ -96,6 +86,9 @@ class PixmitState(State["PixmitGame"]):
     and turn, the offer in progress, vetoes and reveals, and the end (call and hunt)."""
 
     #: Every field and how a copy treats it (``clone``, ``determinise``).
+    #: The phase table (set below the class): every state of this class has one.
+    PHASES: ClassVar[PhaseTable[Phase]]
+
     FIELDS = StateFields(
         all_seats=Copy.VALUE,
         # the cards and what each seat knows of them (§2, §3.8)
@@ -187,7 +180,7 @@ class PixmitState(State["PixmitGame"]):
         self.hunt_eligible: list[int] = []
         #: The seats the current phase waits for (its rule's ``seats``, kept by
         #: ``_set_phase``: ``to_act`` is the hot path).
-        self._actors: tuple[int, ...] = ()
+        self._actors: Sequence[int] = ()
 
     @classmethod
     def deal(cls, game: PixmitGame, shuffler: Shuffler) -> PixmitState:
@@ -216,7 +209,7 @@ class PixmitState(State["PixmitGame"]):
         return write(self)
 
     # -- who acts: the phase table (``PHASES``) ------------------------------------------
-    def to_act(self) -> tuple[int, ...]:
+    def to_act(self) -> Sequence[int]:
         """The seat the current phase waits for (its rule's ``seats``, kept by
         ``_set_phase``)."""
         return self._actors
@@ -224,7 +217,7 @@ class PixmitState(State["PixmitGame"]):
     def _set_phase(self, phase: Phase) -> None:
         """Enter ``phase``; whom it waits for comes from its rule (``PHASES``)."""
         self.phase = phase
-        self._actors = self._SEATS[phase](self)
+        self._actors = self.PHASES.seats_of[phase](self)
 
     def _begin_turn(self) -> None:
         """§3: the turn of the next player from S clockwise, nothing offered yet."""
@@ -241,12 +234,7 @@ class PixmitState(State["PixmitGame"]):
         """The current phase's legal actions, for the seat it waits for (``PHASES``)."""
         if seat not in self._actors:
             return []
-        out: list[int] = self._LEGAL[self.phase](self, seat)
-        return out
-
-    def _apply(self, seat: int, action: int) -> list[Event]:
-        """The current phase's rule applies the action (``PHASES``)."""
-        out: list[Event] = self._APPLY[self.phase](self, seat, action)
+        out: list[int] = self.PHASES.legal_of[self.phase](self, seat)
         return out
 
     def _the_active(self) -> tuple[int, ...]:
@@ -440,11 +428,6 @@ class PixmitState(State["PixmitGame"]):
     def _bottom(self, seat: int, action: int) -> list[Event]:
         """§3.7: one card under the stack."""
         return self._discard(action - self.game.space.bottom_base)
-
-    #: The turn structure: what each phase allows (``core/phases.py``).
-    _SEATS: ClassVar[tuple[Callable[[PixmitState], tuple[int, ...]], ...]]
-    _LEGAL: ClassVar[tuple[Callable[[PixmitState, int], list[int]], ...]]
-    _APPLY: ClassVar[tuple[Callable[[PixmitState, int, int], list[Event]], ...]]
 
     # -- the rules of each step (§3) -----------------------------------------------------
     def _call(self) -> list[Event]:
@@ -750,8 +733,8 @@ class PixmitState(State["PixmitGame"]):
         return determinise(self, seat, rng)
 
 
-# The phase table and what the entry points index, set on the class once it exists (a
-# compiled class's body cannot name its own methods).
+# The phase table, set on the class once it exists (a compiled class's body cannot name
+# its own methods).
 PixmitState.PHASES = PhaseTable(Phase, {
     Phase.TURN: Rule(
         Who.TURN, actions=(Move.CALL, Move.KNOWLEDGE, Move.TARGET, Move.OFFER),
@@ -798,10 +781,3 @@ PixmitState.PHASES = PhaseTable(Phase, {
     Phase.OVER: Rule(Who.NOBODY, opens="§5: a call, or the silent end after round 3",
                      closes="never"),
 })
-# The hot entry points index these (one handler per phase, from the table).
-PixmitState._SEATS = \
-    PixmitState.PHASES.handlers("seats", _nobody)
-PixmitState._LEGAL = \
-    PixmitState.PHASES.handlers("legal", _nothing)
-PixmitState._APPLY = \
-    PixmitState.PHASES.handlers("apply", _nothing)

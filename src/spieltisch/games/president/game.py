@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from ...bots.base import Bot
     from ...core.observation import Observer
     from ...core.position import Fields
+    from ...core.scoresheet import Builder
+    from ...core.words import Narrator
 
 
 class PresidentGame(Game):
@@ -97,11 +99,17 @@ class PresidentGame(Game):
 
         return read(self, fields, shuffler)
 
-    def render_view(self, view: dict[str, Any]) -> str:
-        """The terminal's picture of a view (``render.py``)."""
-        from .render import render
+    def score_sheet_builder(self) -> Builder:
+        """The score sheet round by round (``scores.py``)."""
+        from .scores import score_sheet  # (it imports this module)
 
-        return render(view)
+        return score_sheet
+
+    def narrator_class(self) -> type[Narrator]:
+        """President's words (``narration.py``): events, action labels, the board."""
+        from .narration import Narrator
+
+        return Narrator
 
     def bots(self) -> dict[str, type[Bot]]:
         """President's own bot (``bot.py``)."""

@@ -1,32 +1,36 @@
-// Game modules by name: games/<name>.js for every game the server lists, else generic.js.
+// Game modules by name: the `client` module `/api/games` names for a game (`client.js`
+// in the game's package, served at /games/<name>/client.js), else generic.js.
 
 import generic from './games/generic.js';
-import { language } from './i18n.js';
+import { language, useGameTexts } from './i18n.js';
 import { api } from './util.js';
 
-const loaded = new Map();
-let known = null;
+const loaded = new Map();  // name → Promise of the module
+let listed = null;
 
-/** The names of the server's games (asked once). */
-async function gameNames() {
-  if (!known) known = api('GET', '/api/games').then((gs) => new Set(gs.map((g) => g.name)), () => new Set());
-  return known;
+/** The server's games by name (asked once). */
+function listedGames() {
+  if (!listed) listed = api('GET', '/api/games').then((gs) => new Map(gs.map((g) => [g.name, g])), () => new Map());
+  return listed;
+}
+
+async function load(name) {
+  const url = (await listedGames()).get(name)?.client;
+  if (!url) return generic;  // no module of its own: the generic table plays the game
+  try {
+    return { ...generic, ...(await import(url)).default };
+  } catch (e) {
+    console.error(`games/${name}: ${e}`);
+    return generic;  // a module that cannot load: the generic table still plays
+  }
 }
 
 /** The drawing module of game `name`; generic.js when the game has none. */
 export async function gameModule(name) {
-  if (!loaded.has(name)) {
-    let mod = generic;
-    if ((await gameNames()).has(name) && /^[a-z0-9_]+$/.test(name)) {
-      try {
-        mod = { ...generic, ...(await import(`./games/${name}.js`)).default };
-      } catch {
-        mod = generic;  // no module of its own: the generic table still plays
-      }
-    }
-    loaded.set(name, mod);
-  }
-  return loaded.get(name);
+  if (!loaded.has(name)) loaded.set(name, load(name));
+  const mod = await loaded.get(name);
+  if (mod !== generic) await useGameTexts(name);  // its catalog, before anything is drawn
+  return mod;
 }
 
 const titles = new Map();  // lang → Promise of Map(name → title)

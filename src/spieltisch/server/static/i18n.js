@@ -2,8 +2,10 @@
 //
 // Every text a person reads is written in English in the code as t("…") or
 // tn("…", "…", n) with literal strings: Babel's javascript extractor collects them into
-// the `client` catalog (src/spieltisch/locale/client/*.po). `{name}` fields are filled
-// in after translating, so names and card names are never translated.
+// the `client` catalog (src/spieltisch/locale/client/*.po), a game module's into its
+// package's (games/<game>/locale/client/*.po), loaded beside the core's while a table of
+// that game is open. `{name}` fields are filled in after translating, so names and card
+// names are never translated.
 
 import { $, esc } from './util.js';
 
@@ -13,6 +15,7 @@ const STORE_KEY = 'spieltisch.lang';
 
 let current = 'en';
 let messages = {};
+let game = null;  // the game whose module's texts are loaded beside the core's
 const listeners = new Set();
 
 /** The language the page shows now. */
@@ -33,16 +36,30 @@ export function preferredLanguage() {
 export async function setLanguage(code, remember = false) {
   const lang = code in LANGUAGES ? code : 'en';
   if (remember) localStorage.setItem(STORE_KEY, lang);
-  try {
-    const res = await fetch(`/api/i18n/${lang}`);
-    messages = res.ok ? (await res.json()).messages || {} : {};
-  } catch {
-    messages = {};  // English (the msgids) rather than no page at all
-  }
+  messages = await load(lang);
   current = lang;
   document.documentElement.lang = lang;
   drawSwitcher();
   listeners.forEach((f) => f(lang));
+}
+
+/** `lang`'s texts: the core client's, and the current game's module's. */
+async function load(lang) {
+  try {
+    const res = await fetch(`/api/i18n/${lang}${game ? `?game=${encodeURIComponent(game)}` : ''}`);
+    return res.ok ? (await res.json()).messages || {} : {};
+  } catch {
+    return {};  // English (the msgids) rather than no page at all
+  }
+}
+
+/** Load the texts of game `name`'s module (its package's catalog) beside the core's. */
+export async function useGameTexts(name) {
+  if (name === game) return;
+  game = name;
+  const lang = current;
+  const found = await load(lang);
+  if (game === name && current === lang) messages = found;  // nothing switched meanwhile
 }
 
 /** Call `f(lang)` after every language change; returns the function that stops it. */

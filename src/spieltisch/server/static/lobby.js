@@ -164,7 +164,8 @@ class Lobby {
     }
     const w = tb.winner_name ?? tb.winner ?? (tb.result?.winner !== null && tb.result?.winner !== undefined ? names[tb.result.winner] : null);
     const winner = typeof w === 'number' ? names[w] : w;
-    const result = winner ? t('winner: {player}', { player: winner }) : t('a shared result');
+    // an abandoned table (stopped at the server's length limit) says why, in words
+    const result = tb.abandoned || (winner ? t('winner: {player}', { player: winner }) : t('a shared result'));
     return `<li><strong>${esc(tb.code)}</strong> ${esc(this.titleOf(tb.game))} · ${esc(names.join(', '))} · ${esc(this.paceText(tb))} · <strong>${esc(result)}</strong>
       <a class="btn" href="/r/${esc(tb.code)}">${esc(t('Replay'))}</a>
       <a class="btn" href="/api/tables/${esc(tb.code)}/replay" download>${esc(t('Download'))}</a></li>`;

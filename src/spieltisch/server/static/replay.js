@@ -1,5 +1,6 @@
 // A finished game stepped action by action (`/r/CODE`), from the full view, a
-// spectator's or any seat's.
+// spectator's or any seat's. The server sends the steps in pages (`replay/steps?from=
+// &limit=`, docs/server.md): a page is fetched when a step on it is first shown.
 
 import { gameModule, gameTitle } from './games.js';
 import { who } from './games/common.js';
@@ -26,7 +27,11 @@ class ReplayPage {
     this.info = info;
     this.mod = mod;
     this.viewer = 'full';
-    this.steps = [];
+    this.steps = [];            // by step number; a page not fetched yet leaves holes
+    this.total = 0;             // steps in the game (the deal and every action)
+    this.limit = 0;             // steps per page, as the server chose them
+    this.pages = new Map();     // page start -> its fetch under way
+    this.generation = 0;        // bumped when the viewer or language changes
     this.names = info.names || info.seats.map((s) => s.name || t('Seat {number}', { number: s.seat + 1 }));
     this.i = 0;
     $('#app').dataset.page = 'replay';
@@ -61,22 +66,55 @@ class ReplayPage {
     $('#first').onclick = () => this.stepTo(0);
     $('#prev').onclick = () => this.stepTo(this.i - 1);
     $('#next').onclick = () => this.stepTo(this.i + 1);
-    $('#last').onclick = () => this.stepTo(this.steps.length - 1);
+    $('#last').onclick = () => this.stepTo(this.total - 1);
     $('#slider').addEventListener('input', (e) => this.stepTo(+e.target.value));
   }
 
+  /** Start again for the chosen viewer and language: the page of the current step. */
   async load() {
     if (!$('#slider')) this.drawFrame();
+    this.generation += 1;
+    this.steps = [];
+    this.sheet = null;
+    this.pages = new Map();
     try {
-      const data = await api('GET', `/api/tables/${this.code}/replay/steps?seat=${this.viewer}&lang=${language()}`);
-      this.steps = data.steps;
-      this.sheet = data.sheet || null;  // the score sheet, shown at the last step
-      if (Array.isArray(data.names)) this.names = data.names;
-      this.i = Math.min(this.i, this.steps.length - 1);
+      if (!this.limit) await this.fetchPage(0, null);
+      else await this.ensure(this.i);
+      this.i = Math.min(this.i, this.total - 1);
       this.draw();
     } catch (e) {
       $('#r-step').innerHTML = `<p role="alert">${esc(e.message)}</p>`;
     }
+  }
+
+  /** Fetch the page of steps from `start` (`limit` steps; null: the server's default). */
+  fetchPage(start, limit) {
+    if (this.pages.has(start)) return this.pages.get(start);
+    const generation = this.generation;
+    const size = limit ? `&limit=${limit}` : '';
+    const url = `/api/tables/${this.code}/replay/steps?seat=${this.viewer}&lang=${language()}&from=${start}${size}`;
+    const done = api('GET', url).then((data) => {
+      if (generation !== this.generation) return;  // an answer for another viewer
+      this.total = data.total;
+      this.limit = data.limit;
+      data.steps.forEach((st, k) => { this.steps[data.from + k] = st; });
+      if (data.sheet) this.sheet = data.sheet;  // on the last page: shown at the last step
+      this.abandoned = data.abandoned || null;  // why an unfinished game stopped
+      if (Array.isArray(data.names)) this.names = data.names;
+    });
+    this.pages.set(start, done);
+    done.catch(() => this.pages.delete(start));  // another try when asked again
+    return done;
+  }
+
+  /** Have step `i` (and its page) here; the next page is fetched ahead near its end. */
+  async ensure(i) {
+    const start = Math.floor(i / this.limit) * this.limit;
+    const ahead = start + this.limit;
+    if (i - start >= this.limit - 10 && ahead < this.total && !this.steps[ahead]) {
+      this.fetchPage(ahead, this.limit).catch(() => {});
+    }
+    if (!this.steps[i]) await this.fetchPage(start, this.limit);
   }
 
   async onLanguage() {
@@ -86,9 +124,19 @@ class ReplayPage {
     this.load();
   }
 
-  stepTo(i) {
-    this.i = Math.max(0, Math.min(this.steps.length - 1, i));
-    this.draw();
+  async stepTo(i) {
+    if (!this.total) return;  // the first page has not come yet
+    this.i = Math.max(0, Math.min(this.total - 1, i));
+    const wanted = this.i;
+    try {
+      await this.ensure(wanted);
+    } catch (e) {
+      $('#r-step').innerHTML = `<p role="alert">${esc(e.message)}</p>`;
+      return;
+    }
+    // a later step asked meanwhile draws itself; a viewer or language chosen meanwhile
+    // emptied the steps (its load draws)
+    if (this.i === wanted && this.steps[wanted]) this.draw();
   }
 
   draw() {
@@ -97,16 +145,18 @@ class ReplayPage {
     const seat = this.viewer === 'full' || this.viewer === 'spectator' ? null : +this.viewer;
     const ctx = { seat, names: this.names };
     $('#app').dataset.step = String(this.i);
-    $('#slider').max = this.steps.length - 1;
+    $('#slider').max = this.total - 1;
     $('#slider').value = this.i;
-    $('#stepno').textContent = t('Step {step} of {steps}', { step: this.i, steps: this.steps.length - 1 });
+    $('#stepno').textContent = t('Step {step} of {steps}', { step: this.i, steps: this.total - 1 });
     const lines = (st.log || []).map((l) => (typeof l === 'string' ? l : l.text));
     let what;
     if (this.i === 0) what = t('The deal.');
     else if (st.seat === null || st.seat === undefined) what = t('The clock runs out.');
     else what = t('Move by {player}', { player: who(ctx, st.seat) });
-    const end = this.i === this.steps.length - 1 && this.sheet
-      ? `<h3>${esc(t('Score sheet'))}</h3>${sheetHtml(this.sheet, ctx, 'r-sheet')}` : '';
+    const last = this.i === this.total - 1;
+    let end = '';
+    if (last && this.sheet) end = `<h3>${esc(t('Score sheet'))}</h3>${sheetHtml(this.sheet, ctx, 'r-sheet')}`;
+    else if (last && this.abandoned) end = `<p role="note">${esc(this.abandoned.message)}</p>`;
     $('#r-step').innerHTML = `<h2>${esc(what)}</h2>${st.label ? `<p>${esc(st.label)}</p>` : ''}
       ${lines.length ? `<ul>${lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>` : ''}${end}`;
     const v = st.view;
@@ -130,7 +180,7 @@ class ReplayPage {
 
   onKey(e) {
     if (e.target.matches('input, select, textarea') || document.querySelector('dialog[open]')) return;
-    const moves = { ArrowRight: this.i + 1, ArrowLeft: this.i - 1, Home: 0, End: this.steps.length - 1 };
+    const moves = { ArrowRight: this.i + 1, ArrowLeft: this.i - 1, Home: 0, End: this.total - 1 };
     if (e.key in moves) { e.preventDefault(); this.stepTo(moves[e.key]); }
   }
 }

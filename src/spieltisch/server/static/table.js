@@ -1,5 +1,5 @@
 // A table (`/t/CODE`): seats around the table, the last play in the middle, your hand
-// below, the actions, the log. Game-specific drawing comes from games/<game>.js.
+// below, the actions, the log. Game-specific drawing comes from the game's module (games.js).
 
 import { clockHtml, tickClock } from './clocks.js';
 import { Connection } from './connection.js';
@@ -36,7 +36,7 @@ export async function openTable([code], query) {
       <p role="alert">${esc(e.message)}</p><a class="btn" href="/">${esc(t('Back to the lobby'))}</a></section>`;
     return null;
   }
-  if (info.status === 'over' && !seatOf(code)) {
+  if ((info.status === 'over' || info.status === 'abandoned') && !seatOf(code)) {
     go(`/r/${code}`);
     return null;
   }
@@ -203,7 +203,7 @@ class TablePage {
     if (m.status === 'playing' && this.seat !== null) markPlayed(this.info.game);
     const hand = this.hand();
     this.selected = new Set([...this.selected].filter((c) => hand.includes(c)));
-    if (m.status && m.status !== 'waiting') this.info.status = m.over ? 'over' : 'playing';
+    if (m.status && m.status !== 'waiting') this.info.status = m.abandoned ? 'abandoned' : m.over ? 'over' : 'playing';
     this.draw();
   }
 
@@ -370,7 +370,9 @@ class TablePage {
     } else {
       // one screen: the bar, the table, your actions and hand in a grid the viewport holds;
       // the log beside them, or a drawer on small screens (style.css, "the table page")
-      app.innerHTML = `<div class="tablegrid ${over ? 'over' : 'live'}">${this.headHtml()}${over ? this.resultHtml() : ''}
+      // a table stopped at the server's length limit says why (also the log's last line)
+      const stopped = m.abandoned ? `<p class="notready" role="alert">${esc(m.abandoned.message)}</p>` : '';
+      app.innerHTML = `<div class="tablegrid ${over ? 'over' : 'live'}">${this.headHtml()}${over ? this.resultHtml() : ''}${stopped}
         ${this.feltHtml()}${this.actionsHtml()}${this.handHtml()}${this.logHtml()}</div>`;
     }
     this.drawStatus();

@@ -128,3 +128,34 @@ def test_heuristic_beats_random() -> None:
         play_out(s, bots, random.Random(g))
         wins += s.winner == hs
     assert wins > 35  # random play would win about 20
+
+
+def test_logs_that_begin_alike_are_read_as_a_fresh_bot_reads_them() -> None:
+    """A search shows a bot many copies of one round (``_resume``): what it knows of each
+    is exactly what a new bot reading that log from the start knows."""
+    from spieltisch.runner import step
+
+    game = get_spec("hoax").configure(5)
+    rng = random.Random(11)
+    s = game.new_state(seed=11)
+    players = [RandomBot(game, i, i, react_p=0.3) for i in range(5)]
+    while len(s.view(0)["log"]) < 25:  # a round with claims and doubts behind it
+        step(s, players, rng)
+    reader = HeuristicBot(game, 0, 0)
+    checked = 0
+    for _ in range(30):
+        c = s.clone()
+        for _ in range(rng.randrange(8)):  # each copy goes on its own way
+            if c.is_over() or c.round_number() != s.round_number():
+                break
+            step(c, players, rng)
+        if c.round_number() != s.round_number():
+            continue
+        view = c.view(0)
+        k = reader._update(view)
+        fresh = HeuristicBot(game, 0, 0)._update(view)
+        assert (k.pos, k.ev, k.count, k.claims, k.lies, k.truths) == \
+            (fresh.pos, fresh.ev, fresh.count, fresh.claims, fresh.lies, fresh.truths)
+        checked += 1
+    begun = reader._begun
+    assert checked >= 10 and begun is not None and begun[0].pos >= 25  # it did resume

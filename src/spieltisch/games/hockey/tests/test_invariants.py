@@ -14,6 +14,7 @@ from spieltisch.core import IllegalAction, get_spec
 from spieltisch.games.hockey.bot import HeuristicBot
 from spieltisch.games.hockey.cards import CODES, JACK, OVERTIME_DEALS, RANK, REGULAR_DEALS
 from spieltisch.games.hockey.state import NOBODY, HockeyState
+from spieltisch.narration import board
 from spieltisch.runner import play_out
 
 GAME = get_spec("hockey").configure()
@@ -136,10 +137,10 @@ def test_views_show_exactly_what_a_seat_may_know():
         assert v["stock"] == 52 - s.dealt
         assert v["pile"] == [CODES[c] for c in s.pile]
         assert "stock_order" not in v and "hands" not in v
-        text = GAME.render_view(v)
+        text = board(GAME, v, ["Anna", "Ben"], "en", seat)
         assert "Your hand" in text and "Breakaway" in text
     assert "hand" not in s.view(None)
-    GAME.render_view(s.view(None))
+    board(GAME, s.view(None), ["Anna", "Ben"])
 
 
 def test_determinise_resamples_only_the_unseen_cards():

@@ -3,7 +3,8 @@ broken in overtime (§6), in English, German and Dutch."""
 
 from __future__ import annotations
 
-from spieltisch.core.scoresheet import sheet_of
+from spieltisch.core.game import Event
+from spieltisch.core.scoresheet import builder_of, sheet_of
 from spieltisch.narration import context
 from spieltisch.testing import finished
 
@@ -33,3 +34,23 @@ def test_a_game_won_in_regular_time_has_no_tie() -> None:
     sheet = sheet_of(state, events)
     assert state.round_number() == 3 and sheet.ties == ()
     assert len(sheet.rounds) == 3 and sheet.totals() == state.result().scores
+
+
+def period_winners(events: list[Event]) -> list[tuple[int, ...]]:
+    """Who won each period, read from the events alone: more goals in it."""
+    goals: list[list[int]] = []
+    for e in events:
+        if e.kind == "period":
+            goals.append([0, 0])
+        elif e.kind == "play" and e.public["outcome"] == "goal":
+            assert e.seat is not None
+            goals[-1][e.seat] += 1
+    return [(0,) if a > b else (1,) if b > a else () for a, b in goals]
+
+
+def test_each_row_is_a_period_won_by_its_goals() -> None:
+    for seed in range(4):
+        state, events = finished("hockey", 2, seed)
+        sheet = sheet_of(state, events)
+        assert builder_of(state.game) is not None  # its own sheet, not the generic one
+        assert [r.winners for r in sheet.rounds] == period_winners(events)

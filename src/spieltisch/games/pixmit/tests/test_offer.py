@@ -10,6 +10,7 @@ import pytest
 from spieltisch.core import IllegalAction
 from spieltisch.games.pixmit.actions import ActionSpace
 from spieltisch.games.pixmit.terms import Phase
+from spieltisch.narration import board
 
 from .helpers import (
     C_,
@@ -64,7 +65,8 @@ def test_the_target_is_private_until_the_cards_follow():
     assert mine["offer_target"] == C_ and mine["may_call"] is False
     assert mine["offer"] is None and mine["log"] == []
     assert state.full_view()["offer_target"] == C_
-    assert "seat 2" in state.game.render_view(mine)
+    told = board(state.game, mine, ["Anna", "Ben", "Carl"], "en", A)
+    assert "Your offer goes to Carl: now choose" in told
     # determinisation: only the active seat's own samples keep the choice
     rng = random.Random(1)
     assert state.determinise(A, rng).target == C_

@@ -3,7 +3,9 @@ are shared when those are equal too — the tie on 40 of issue 34, in words."""
 
 from __future__ import annotations
 
-from spieltisch.core.scoresheet import sheet_of
+import pytest
+
+from spieltisch.core.scoresheet import builder_of, sheet_of
 from spieltisch.narration import context
 from spieltisch.testing import finished
 
@@ -35,3 +37,15 @@ def test_a_tie_on_40_with_as_many_vetoes_is_a_shared_win() -> None:
     assert said["ties"] == ["Anna and Ben reached 40 points and made as many vetoes (2): they "
                             "share the win."]
     assert said["rounds"][0]["winners"] == [0, 1]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_one_scoring_is_won_by_the_best_hands(players: int) -> None:
+    """One scoring, at the end (§4): its winners are the seats with the most points."""
+    for seed in range(4):
+        state, events = finished("pixmit", players, seed)
+        sheet = sheet_of(state, events)
+        assert builder_of(state.game) is not None  # its own sheet, not the generic one
+        rows = [r for r in sheet.rounds if r.label.template != "Start"]
+        best = max(rows[0].points)
+        assert rows[0].winners == tuple(s for s, p in enumerate(rows[0].points) if p == best)

@@ -3,7 +3,10 @@ the President as the round's winner, and equal points broken by the last round (
 
 from __future__ import annotations
 
-from spieltisch.core.scoresheet import sheet_of
+import pytest
+
+from spieltisch.core.game import Event
+from spieltisch.core.scoresheet import builder_of, sheet_of
 from spieltisch.narration import context
 from spieltisch.testing import finished
 
@@ -31,3 +34,27 @@ def test_equal_points_go_to_the_better_place_in_the_last_round() -> None:
     assert said["nl"]["ties"] == ["Ben en Carl hebben allebei 35 punten; Ben wint met de "
                                   "betere plaats in de laatste ronde (1 tegen 2)."]
     assert said["en"]["rounds"][-1]["note"] == "Ben went out first; Dora was left with cards."
+
+
+def round_winners(events: list[Event]) -> list[tuple[int, ...]]:
+    """Who won each round, read from the events alone: the first out after each deal."""
+    out: list[tuple[int, ...]] = []
+    first: int | None = None
+    for e in events:
+        if e.kind == "deal":
+            first = None
+        elif e.kind == "out" and first is None:
+            first = e.seat
+        elif e.kind == "round_end":
+            out.append((first,) if first is not None else (e.public["order"][0],))
+    return out
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_each_round_is_won_by_the_first_out(players: int) -> None:
+    for seed in range(4):
+        state, events = finished("president", players, seed)
+        sheet = sheet_of(state, events)
+        assert builder_of(state.game) is not None  # its own sheet, not the generic one
+        rows = [r for r in sheet.rounds if r.label.template != "Start"]
+        assert [r.winners for r in rows] == round_winners(events)

@@ -1,7 +1,9 @@
 // Shared pieces of the per-game table renderers: names, French cards, small layouts.
 //
-// A game module (games/<game>.js) exports a default object; every member but `card`,
-// `cardName` and `hand` is optional (games/generic.js shows the defaults):
+// A game module (`client.js` in the game's package, served at /games/<game>/client.js; it
+// imports the core's modules by their absolute /static/ paths) exports a default object;
+// every member but `card`, `cardName` and `hand` is optional (games/generic.js shows the
+// defaults, and draws a game that has no module):
 //   title                  the game's name, a fallback only: pages head with the lobby's title
 //                          (`gameTitle` in games.js), so a game has one name everywhere
 //   card(code, data)       a card face as HTML, drawn by cards.js (never colour alone);

@@ -1,7 +1,7 @@
 // Pixmit: 33 cards by number and original (German) name, their groups, offers and vetoes.
-import { t, tn } from '../i18n.js';
-import { backs, deck, face, frame, n2, pile as cardsPile, text, wrap } from '../cards.js';
-import { allHands, cardCount, cardRow, esc, fact, handSize, note, who } from './common.js';
+import { t, tn } from '/static/i18n.js';
+import { backs, deck, face, frame, n2, pile as cardsPile, text, wrap } from '/static/cards.js';
+import { allHands, cardCount, cardRow, esc, fact, handSize, note, who } from '/static/games/common.js';
 
 // The original card names stay German in every language.
 const NAMES = ['Die Dämonin', 'Die Eclipse', 'Die Mond-Priesterin (Schriftrolle)', 'Die Harfe',

@@ -1,7 +1,7 @@
 // HOAX: secret identities (their original Dutch names kept), chips, claims and doubts.
-import { t, tn } from '../i18n.js';
-import { back, face, frame, icon, text, token } from '../cards.js';
-import { esc, fact, note, who, whoList } from './common.js';
+import { t, tn } from '/static/i18n.js';
+import { back, face, frame, icon, text, token } from '/static/cards.js';
+import { esc, fact, note, who, whoList } from '/static/games/common.js';
 
 /** Each identity as the game names it: the reader's word with the original Dutch name;
  * its picture (lines in a 24-unit box) and colour on the card. */

@@ -1,8 +1,8 @@
 // Hood Politix: colour cards (a shape and a name besides the colour), action cards
 // with their original names, stacks, pauses and the out-of-turn calls.
-import { t, tn } from '../i18n.js';
-import { deck, face, frame, icon, mark, pile as cardsPile, shape, text } from '../cards.js';
-import { allHands, cardRow, esc, fact, handSize, note, who, whoList } from './common.js';
+import { t, tn } from '/static/i18n.js';
+import { deck, face, frame, icon, mark, pile as cardsPile, shape, text } from '/static/cards.js';
+import { allHands, cardRow, esc, fact, handSize, note, who, whoList } from '/static/games/common.js';
 
 // Colours carry a name and a shape as well: colour is never the only signal. `fill` the
 // card's tint, `ink` the colour itself, `dark` its lines and letters, `on` the text on `ink`.

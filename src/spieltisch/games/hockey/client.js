@@ -1,9 +1,9 @@
 // Hockey: two players, French cards; the pile, the breakaway, goals per period.
-import { deck, pile as cardsPile, slot } from '../cards.js';
-import { t, tn } from '../i18n.js';
+import { deck, pile as cardsPile, slot } from '/static/cards.js';
+import { t, tn } from '/static/i18n.js';
 import {
   FRENCH_SORTS, allHands, esc, fact, frenchCard, frenchName, handSize, note, sortFrench, who,
-} from './common.js';
+} from '/static/games/common.js';
 
 const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'];
 const PILE_SHOWN = 6;

@@ -1,9 +1,9 @@
 // President: French cards and two Jokers; the pile, roles, the card exchange.
-import { slot } from '../cards.js';
-import { t, tn } from '../i18n.js';
+import { slot } from '/static/cards.js';
+import { t, tn } from '/static/i18n.js';
 import {
   FRENCH_SORTS, allHands, cardRow, esc, fact, frenchCard, frenchName, handSize, note, sortFrench, who,
-} from './common.js';
+} from '/static/games/common.js';
 
 const RANKS = ['3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A', '2'];
 const ROLES = {
