@@ -41,7 +41,7 @@ async def play_level(level: str, turns: int, db: Path, limit: float) -> dict[str
         rt: TableRuntime = await lobby.create(
             {"game": "hoax", "players": 6, "seats": ["human"] + [f"bot:{level}"] * 5},
             "bench")
-        orig = rt._apply_locked
+        orig = rt.acting._apply_locked
         decide = rt.thinker.decide
 
         async def stamped(seat: int, action: int, *args: Any) -> int:
@@ -59,7 +59,7 @@ async def play_level(level: str, turns: int, db: Path, limit: float) -> dict[str
             finally:
                 thinking.append(time.perf_counter() - began)
 
-        rt._apply_locked = stamped  # type: ignore[method-assign]
+        rt.acting._apply_locked = stamped  # type: ignore[method-assign]
         rt.thinker.decide = timed  # type: ignore[method-assign]
         person = Person(rt, 0.0, Tally(), passes=True)
         await lobby.join(rt, {"name": "P"}, "bench")

@@ -110,6 +110,28 @@ def test_each_game_s_copy_is_written_from_its_fields():
         assert inspect.getsource(cls._copy) == cls.FIELDS.copy_source(cls.__name__), name
 
 
+def test_each_game_s_generated_block_is_what_its_fields_give():
+    """Each state module's block between the markers (``_copy`` and ``_empty_fields``)
+    is the text its ``FIELDS`` generates (``python -m spieltisch.core.generated
+    --write GAME`` rewrites it), and every field a plain value sets is set there."""
+    import spieltisch
+    from spieltisch.core import registry
+    from spieltisch.core.fields import Copy
+    from spieltisch.core.generated import generated, written
+
+    if spieltisch.compiled():
+        pytest.skip("the compiled build has no source to read")
+    for name in registry.game_names():
+        cls = type(registry.get_spec(name).configure().new_state(seed=0))
+        assert written(Path(inspect.getfile(cls))) == generated(cls), \
+            f"{name}: run python -m spieltisch.core.generated --write {name}"
+        fields = cls.FIELDS
+        assert fields is not None
+        by_hand = [f for f in fields if fields.kinds[f] is not Copy.CACHE
+                   and fields.empties[f] is None]
+        assert bool(by_hand) == bool(fields.by_hand), name
+
+
 def test_setup_compiles_the_core_and_what_each_game_lists():
     """``setup.py`` gathers each game's ``COMPILED`` (read as text, the package not
     imported) beside the core's and the search bot's: each module once, each one a

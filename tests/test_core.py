@@ -385,6 +385,26 @@ def test_declared_fields_give_clone_and_find_undeclared_attributes():
         StateFields(move_number=Copy.VALUE)
 
 
+def test_the_empty_source_sets_each_declared_value_then_the_rest_by_hand():
+    """``_empty_fields`` as the declaration writes it: each empty value in order, typed
+    where declared, ``n`` read once when a value needs it, then the ``by_hand``
+    statement; a field nothing sets is refused."""
+    fields = StateFields(phase=(Copy.VALUE, "", "Phase.BID"),
+                         bids=(Copy.LIST, "list[int]", "[-1] * n"), hands=Copy.NESTED,
+                         _memo=Copy.CACHE, by_hand="self._deal_hands()")
+    assert fields.empty_source().splitlines()[1:] == [
+        '        """Every field at its value before the deal (``FIELDS.empty_source``)."""',
+        "        n = self.game.num_players",
+        "        self.phase = Phase.BID",
+        "        self.bids: list[int] = [-1] * n",
+        "        self._deal_hands()"]
+    assert "n = self" not in StateFields(n=(Copy.VALUE, "", "2")).empty_source()
+    with pytest.raises(TypeError, match="'hands' has no empty value"):
+        StateFields(hands=Copy.NESTED).empty_source()
+    with pytest.raises(TypeError, match="its empty value is the class's"):
+        StateFields(_memo=(Copy.CACHE, "", "None"))
+
+
 def test_the_copy_source_treats_each_kind_of_field_as_declared():
     """The written-out copy: values shared, lists, optional lists, nested lists and
     copyable objects copied, caches left at the class's empty value."""

@@ -66,22 +66,26 @@ def kind_of(action: int) -> Move:
 
 
 class MudslideState(State["MudslideGame"]):
-    """One position of a Mudslide game.
+    """One position of a Mudslide game: its fields are ``FIELDS``."""
 
-    Fields: ``phase``; ``hands`` (each seat's card ids, ascending); ``stock`` (top
-    first); ``pile`` (played cards, the top last); ``giving`` (the card each seat chose
-    in ``GIVE``, -1 before it chose); ``passed`` (the card each seat passed left, -1
-    before the pass); ``first`` (who starts the slide); ``to_move``; ``passes`` (passes
-    in a row in the slide); ``callers`` (the seats still to answer the last call, in
-    order).
-    """
-
+    #: Every field: how a copy treats it, its type where the value does not say it, and
+    #: its value before the deal (``empty``).
     FIELDS = StateFields(
-        phase=Copy.VALUE, hands=Copy.NESTED, stock=Copy.LIST, pile=Copy.LIST,
-        giving=Copy.LIST, passed=Copy.LIST, first=Copy.VALUE, to_move=Copy.VALUE,
-        passes=Copy.VALUE, callers=Copy.LIST,
+        phase=(Copy.VALUE, "", "Phase.GIVE"),
+        # each seat's card ids, ascending
+        hands=(Copy.NESTED, "list[list[int]]", "[[] for _ in range(n)]"),
+        stock=(Copy.LIST, "list[int]", "[]"),  # top first
+        pile=(Copy.LIST, "list[int]", "[]"),  # played cards, the top last
+        giving=(Copy.LIST, "", "[-1] * n"),  # the card each seat chose in GIVE, -1 before
+        passed=(Copy.LIST, "", "[-1] * n"),  # the card each seat passed left, -1 before
+        first=(Copy.VALUE, "", "0"),  # who starts the slide
+        to_move=(Copy.VALUE, "", "0"),
+        passes=(Copy.VALUE, "", "0"),  # passes in a row in the slide
+        # the seats still to answer the last call, in order
+        callers=(Copy.LIST, "list[int]", "[]"),
     )
 
+    # -- generated from FIELDS (python -m spieltisch.core.generated --write): do not edit --
     def _copy(self, shuffler: Shuffler) -> MudslideState:
         """A copy with ``shuffler`` as its chance (``FIELDS.copy_source``)."""
         s = MudslideState(self.game, shuffler)
@@ -101,7 +105,7 @@ class MudslideState(State["MudslideGame"]):
         return s
 
     def _empty_fields(self) -> None:
-        """Every field at its value before the deal."""
+        """Every field at its value before the deal (``FIELDS.empty_source``)."""
         n = self.game.num_players
         self.phase = Phase.GIVE
         self.hands: list[list[int]] = [[] for _ in range(n)]
@@ -113,6 +117,7 @@ class MudslideState(State["MudslideGame"]):
         self.to_move = 0
         self.passes = 0
         self.callers: list[int] = []
+    # -- end generated --
 
     @classmethod
     def deal_new(cls, game: MudslideGame, shuffler: Shuffler) -> MudslideState:

@@ -65,7 +65,7 @@ def test_a_paused_move_timer_resumes_with_the_time_it_had_left(tmp_path: Path) -
         rt.state = st = load_position(POSITION)  # the table starts from the position
         rt.row.status = "playing"
         rt.ready_seats.update(range(4))  # every player pressed "I'm ready": the clocks run
-        assert rt._check_ready()
+        assert rt.clocks._check_ready()
         move_timer = C.EXPIRE_ID[C.T_MOVE]
 
         async def settle(until: Callable[[], bool] = lambda: False) -> None:
@@ -80,7 +80,7 @@ def test_a_paused_move_timer_resumes_with_the_time_it_had_left(tmp_path: Path) -
             loop.now = t
             await settle()
             async with rt.lock:
-                await rt._apply_locked(seat, rt.game.action_from_json(text))
+                await rt.acting._apply_locked(seat, rt.game.action_from_json(text))
 
         await at(0.0, A, "play G3")
         await at(2.0, CC, "throw G3")
@@ -97,7 +97,7 @@ def test_a_paused_move_timer_resumes_with_the_time_it_had_left(tmp_path: Path) -
         # after a pause every person presses "I'm ready" again; meanwhile no clock runs
         assert rt.not_ready() == [A, B, CC, D] and rt.armed is None
         for seat in (A, B, CC, D):
-            rt._saw_deal(seat)
+            rt.clocks._saw_deal(seat)
         assert rt.armed == (65.0, (CLOCK, move_timer, 2))  # 1 s left, not 3
         loop.now = 64.9
         await settle()

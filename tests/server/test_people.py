@@ -218,23 +218,23 @@ def test_a_hoax_window_closes_once_everyone_passed(store: Store) -> None:
         screens = await seated(rt, range(6))
         st = rt.state
         assert st is not None
-        while rt._passable_key() is None:  # everyone plays their first legal action
+        while rt.clocks._passable_key() is None:  # everyone plays their first legal action
             seat = st.to_act()[0]
             async with rt.lock:
-                await rt._apply_locked(seat, st.legal_actions(seat)[0])
-        key = rt._passable_key()
+                await rt.acting._apply_locked(seat, st.legal_actions(seat)[0])
+        key = rt.clocks._passable_key()
         eligible = list(st.out_of_turn())
         doubt = {s: rt.game.action_to_json(st.legal_actions(s)[0]) for s in eligible}
         assert key is not None and len(eligible) >= 2
         loop.now = 0.5
         for i, seat in enumerate(eligible):
-            assert rt._passable_key() == key
+            assert rt.clocks._passable_key() == key
             assert screens[seat].of("state")[-1]["may_pass"] is True or i == 0
             assert await rt.pass_window(screens[seat].conn) is None
             if i < len(eligible) - 1:
                 assert screens[seat].of("state")[-1]["passed"] == sorted(eligible[:i + 1])
                 assert screens[seat].of("state")[-1]["may_pass"] is False
-        assert rt.log[-1][0] == CLOCK and rt._passable_key() != key  # closed at t = 0.5
+        assert rt.log[-1][0] == CLOCK and rt.clocks._passable_key() != key  # closed at t = 0.5
         # a reaction that comes after its window closed is "too late", not "not your turn"
         late = [s for s in eligible if s not in st.may_act()]
         assert late
@@ -276,19 +276,19 @@ def test_a_bot_answers_a_persons_move_after_its_levels_delay(tmp_path: Path) -> 
             await lobby.join(rt, {"name": "Zoe"}, "zoe")
             assert rt.not_ready() == []  # no clocks in President: nothing to wait for
             moves: list[tuple[float, int]] = []  # when each move came, and whose
-            orig = rt._apply_locked
+            orig = rt.acting._apply_locked
 
             async def stamped(seat: int, action: int, *args: object) -> int:
                 moves.append((loop.now, seat))
                 return await orig(seat, action, *args)  # type: ignore[arg-type]
 
-            rt._apply_locked = stamped  # type: ignore[method-assign]
+            rt.acting._apply_locked = stamped  # type: ignore[method-assign]
             st = rt.state
             assert st is not None
             while loop.now < 30.0 and not st.is_over():
                 if A in st.to_act():  # Zoe answers at once
                     async with rt.lock:
-                        await rt._apply_locked(A, st.legal_actions(A)[0])
+                        await rt.acting._apply_locked(A, st.legal_actions(A)[0])
                 await walk(loop, rt, round(loop.now + 0.01, 2), step=0.01)
             gaps = [(round(t - before, 2), seat) for (before, _), (t, seat)
                     in zip([(0.0, -1), *moves], moves, strict=False)]

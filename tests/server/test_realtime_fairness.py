@@ -187,7 +187,7 @@ def test_a_late_human_draws_no_penalty_and_then_has_the_rules_three_seconds(
             st = rt.state
             assert st is not None
             assert rt.log == []  # the bots wait for her too
-            assert rt.armed is None and rt._deadline_json() == []
+            assert rt.armed is None and rt.clocks._deadline_json() == []
 
             zoe = Screen()
             await rt.attach(zoe.conn, A)  # she opens the table at t = 10 ...
@@ -402,7 +402,7 @@ def test_whether_another_person_holds_a_card_does_not_change_the_hold(store: Sto
         st.apply(A, st.game.action_from_json("play G3"))
         assert st.to_act() == (B,)
         assert (CC in st.out_of_turn()) is c_holds_g3  # the hidden difference
-        return rt._contested(A, st.game.action_from_json("politix")), \
+        return rt.acting._contested(A, st.game.action_from_json("politix")), \
             json.dumps(st.view(A), sort_keys=True)
 
     (holds_with, seen_with), (holds_without, seen_without) = held(True), held(False)
@@ -511,7 +511,7 @@ def test_untimed_reaction_windows_stay_open_a_generous_fixed_time(store: Store) 
             st.apply(seat, rng.choice(st.legal_actions(seat)))
         assert not st.to_act()  # the game waits for nobody: only time closes it
         await seated(rt)
-        (key, length, _), = rt._timed()
+        (key, length, _), = rt.clocks._timed()
         assert length == UNTIMED_WINDOW and rt.armed == (UNTIMED_WINDOW, key)
         await rt.close()
 

@@ -1,28 +1,33 @@
-"""A state's fields, declared once: how each is copied, and the check that none is missing.
+"""A state's fields, declared once: how each is copied, its type and empty value.
 
 A game's state class lists every attribute it keeps in ``FIELDS``, in the order a
-reader should meet them, each with how a copy treats it (``Copy``)::
+reader should meet them, each with how a copy treats it (``Copy``), its type where its
+value does not say it, and the source text of its value before the deal::
 
-    FIELDS = StateFields(period=Copy.VALUE, hands=Copy.LIST,
-                         period_goals=Copy.NESTED, _view_cache=Copy.CACHE)
+    FIELDS = StateFields(period=(Copy.VALUE, "", "0"), hands=(Copy.LIST, "", "[0] * n"),
+                         period_goals=(Copy.NESTED, "list[list[int]]", "[]"),
+                         _view_cache=Copy.CACHE)
 
-The class's ``_copy(shuffler)`` (and so ``clone`` and the start of ``determinise``) is
-written from it: ``FIELDS.copy_source("HockeyState")`` prints the method, one statement
-per field, and a test (``tests/test_compiled.py``) fails when a class's ``_copy`` is not
-exactly that text, so a changed declaration cannot leave the copy behind.
-``State.undeclared()`` names any attribute an instance holds that the class did not
-declare; the conformance suite fails on it, so a new field cannot be forgotten either.
+The class's ``_copy(shuffler)`` (and so ``clone`` and the start of ``determinise``) and
+``_empty_fields()`` are written from it: ``FIELDS.copy_source("HockeyState")`` and
+``FIELDS.empty_source()`` print them, ``python -m spieltisch.core.generated --write``
+keeps them in ``state.py`` between the markers ``BEGIN`` and ``END``, and a test
+(``tests/test_compiled.py``) fails when the block there is not exactly that text, so a
+changed declaration cannot leave either behind. ``State.undeclared()`` names any
+attribute an instance holds that the class did not declare; the conformance suite fails
+on it, so a new field cannot be forgotten either.
 
-Why the copy is written out rather than generated when the class is made (as it was):
-the compiled build (mypyc, ``docs/performance.md``) compiles it like any other method,
-to direct slot assignments, and cannot add methods to a class at run time. Field by
-field, and no copy of ``__dict__``: an instance whose ``__dict__`` was replaced
+Why written out rather than generated when the class is made (as it was): the compiled
+build (mypyc, ``docs/performance.md``) compiles them like any other method, to direct
+slot assignments of the declared types, and cannot add methods to a class at run time.
+Field by field, and no copy of ``__dict__``: an instance whose ``__dict__`` was replaced
 wholesale keeps its attributes in a plain dict, every read on it is slower, and a
 compiled instance has no ``__dict__``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from enum import Enum
 
@@ -55,18 +60,35 @@ BASE_FIELDS: dict[str, Copy] = {
 }
 
 
+#: A field's declaration in full: how a copy treats it, its type as written in
+#: ``_empty_fields`` ("" where the empty value or ``State`` gives it), and the source text
+#: of its value before the deal (``None``: set by hand, see ``StateFields``).
+Declared = tuple[Copy, str, "str | None"]
+
+
 class StateFields:
-    """An ordered declaration of a state class's fields and how each is copied."""
+    """An ordered declaration of a state class's fields: how each is copied and, where
+    given, its type and value before the deal (``by_hand``: the statement that sets the
+    rest, e.g. ``"self._round_fields(-1)"``)."""
 
-    __slots__ = ("kinds",)
+    __slots__ = ("kinds", "types", "empties", "by_hand")
 
-    def __init__(self, **kinds: Copy) -> None:
-        for name, kind in kinds.items():
+    def __init__(self, *, by_hand: str = "", **fields: Copy | Declared) -> None:
+        self.kinds: dict[str, Copy] = {}
+        self.types: dict[str, str] = {}
+        self.empties: dict[str, str | None] = {}
+        self.by_hand = by_hand
+        for name, field in fields.items():
+            kind, type_, empty = field if isinstance(field, tuple) else (field, "", None)
             if not isinstance(kind, Copy):
                 raise TypeError(f"field {name!r}: {kind!r} is not a Copy kind")
             if name in BASE_FIELDS:
                 raise TypeError(f"field {name!r} belongs to every State; do not declare it")
-        self.kinds: dict[str, Copy] = dict(kinds)
+            if kind is Copy.CACHE and empty is not None:
+                raise TypeError(f"cache field {name!r}: its empty value is the class's")
+            self.kinds[name] = kind
+            self.types[name] = type_
+            self.empties[name] = empty
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.kinds)
@@ -76,7 +98,10 @@ class StateFields:
 
     def __or__(self, other: StateFields) -> StateFields:
         """A subclass's declaration added to its parent's."""
-        return StateFields(**{**self.kinds, **other.kinds})
+        fields: dict[str, Copy | Declared] = {}
+        for part in (self, other):
+            fields.update({n: (k, part.types[n], part.empties[n]) for n, k in part.kinds.items()})
+        return StateFields(by_hand=other.by_hand or self.by_hand, **fields)
 
     def of(self, kind: Copy) -> list[str]:
         """The fields copied as ``kind``, in declaration order."""
@@ -97,6 +122,41 @@ class StateFields:
                  *(f"    {line}" for line in body), "    return s"]
         return "\n".join(f"    {line}" for line in lines) + "\n"
 
+    def empty_source(self) -> str:
+        """The ``_empty_fields`` method these fields give, as source text (4-space
+        indent): each field with an empty value set to it, typed where the declaration
+        says, in declaration order (``n`` is the number of players), then ``by_hand``."""
+        body = []
+        for name, kind in self.kinds.items():
+            empty = self.empties[name]
+            if empty is not None:
+                type_ = self.types[name]
+                body.append(f"self.{name}{': ' + type_ if type_ else ''} = {empty}")
+            elif kind is not Copy.CACHE and not self.by_hand:
+                raise TypeError(f"field {name!r} has no empty value and nothing sets it by "
+                                "hand (by_hand)")
+        if any(_USES_N.search(empty) for empty in self.empties.values() if empty):
+            body.insert(0, "n = self.game.num_players")
+        if self.by_hand:
+            body.append(self.by_hand)
+        lines = ["def _empty_fields(self) -> None:",
+                 '    """Every field at its value before the deal (``FIELDS.empty_source``)."""',
+                 *(f"    {line}" for line in body or ["pass"])]
+        return "\n".join(f"    {line}" for line in lines) + "\n"
+
+    def generated(self, cls_name: str) -> str:
+        """The block ``write`` keeps in the class's module: both methods between the
+        markers."""
+        return f"{BEGIN}\n{self.copy_source(cls_name)}\n{self.empty_source()}{END}\n"
+
+
+#: The lines around the generated methods in a state module (4-space indent).
+BEGIN = ("    # -- generated from FIELDS (python -m spieltisch.core.generated --write): "
+         "do not edit --")
+END = "    # -- end generated --"
+#: An empty value that reads the number of players.
+_USES_N = re.compile(r"\bn\b")
+
 
 #: The statement that copies a field of each kind from ``src`` to ``dst``.
 _STATEMENT = {
@@ -108,4 +168,4 @@ _STATEMENT = {
 }
 
 
-__all__ = ["BASE_FIELDS", "Copy", "StateFields"]
+__all__ = ["BASE_FIELDS", "BEGIN", "END", "Copy", "StateFields"]

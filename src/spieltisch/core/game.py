@@ -487,9 +487,10 @@ class State(ABC, Generic[G]):
 
     A game's state class declares (see ``docs/engine.md``):
 
-    * ``FIELDS``: every attribute and how a copy treats it (``core.fields``); its
-      ``_copy`` is written from it (``StateFields.copy_source``, checked by a test), and
-      ``undeclared()`` finds a forgotten field;
+    * ``FIELDS``: every attribute, how a copy treats it, its type and value before the
+      deal (``core.fields``); its ``_copy`` and ``_empty_fields`` are written from it
+      (``python -m spieltisch.core.generated``, checked by a test), and ``undeclared()``
+      finds a forgotten field;
     * ``PHASES``: its ``PhaseTable`` (``core.phases``), with ``phase`` a member of its
       ``Phase`` enum; ``to_act``, ``out_of_turn``, ``_legal_actions``, ``_apply``,
       ``_why_illegal`` and ``deadlines`` then dispatch on the phase;

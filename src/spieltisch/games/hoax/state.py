@@ -229,12 +229,19 @@ class HoaxState(State[HoaxGame]):
     the round's log and the turn in progress."""
 
     #: Every field; a copy (``clone``, ``determinise``) shares values and copies lists.
+    #: The game's fields state their value before the deal (``empty``); the round's and
+    #: the turn's are set by hand, anew at each round and turn (``_round_fields``).
     FIELDS = StateFields(
-        tab=Copy.VALUE, n=Copy.VALUE,
+        tab=(Copy.VALUE, "", "self.game.table"), n=(Copy.VALUE, "", "n"),
         # the game
-        tp=Copy.LIST, over=Copy.VALUE, winner=Copy.VALUE, round_no=Copy.VALUE,
-        turns=Copy.VALUE, finals=Copy.VALUE,
-        last_reveal=Copy.VALUE,  # replaced at each reveal, never changed in place
+        tp=(Copy.LIST, "", "[0] * n"),  # throne points (§6)
+        over=(Copy.VALUE, "", "False"),
+        winner=(Copy.VALUE, "int | None", "None"),
+        round_no=(Copy.VALUE, "", "0"),
+        turns=(Copy.VALUE, "", "0"),  # turns begun in the whole game
+        finals=(Copy.VALUE, "", "0"),
+        # identities shown after the last final; replaced at each reveal, never changed
+        last_reveal=(Copy.VALUE, "list[int] | None", "None"),
         # the round (§2)
         card=Copy.LIST, in_round=Copy.VALUE, covered=Copy.LIST, start_cover=Copy.LIST,
         doubt_cov=Copy.LIST, final_cov=Copy.LIST, shown=Copy.LIST, revealed=Copy.VALUE,
@@ -251,9 +258,10 @@ class HoaxState(State[HoaxGame]):
         # the claim under doubt (§5; ``claims.py``)
         claim=Copy.VALUE, opener=Copy.VALUE, votes_yes=Copy.VALUE, voted=Copy.VALUE,
         vote_pending=Copy.VALUE,
+        by_hand="self._round_fields(-1)",
     )
 
-
+    # -- generated from FIELDS (python -m spieltisch.core.generated --write): do not edit --
     def _copy(self, shuffler: Shuffler) -> HoaxState:
         """A copy with ``shuffler`` as its chance (``FIELDS.copy_source``)."""
         s = HoaxState(self.game, shuffler)
@@ -312,19 +320,19 @@ class HoaxState(State[HoaxGame]):
         return s
 
     def _empty_fields(self) -> None:
-        """Every field of the game's own at its value before the deal (``empty``: a
-        new table, which a deal or a position fills)."""
+        """Every field at its value before the deal (``FIELDS.empty_source``)."""
         n = self.game.num_players
         self.tab = self.game.table
         self.n = n
-        self.tp = [0] * n         # throne points (§6)
+        self.tp = [0] * n
         self.over = False
         self.winner: int | None = None
         self.round_no = 0
-        self.turns = 0          # turns begun in the whole game
+        self.turns = 0
         self.finals = 0
-        self.last_reveal: list[int] | None = None  # identities shown after the last final
+        self.last_reveal: list[int] | None = None
         self._round_fields(-1)
+    # -- end generated --
 
     def _round_fields(self, starter: int) -> None:
         """The fields of a round (§2) at their values before the deal."""

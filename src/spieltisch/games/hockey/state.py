@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 
 #: No breakaway holder (``HockeyState.breakaway``), no winner yet (``winner``).
 NOBODY = -1
+#: The two commonest kinds of field (``HockeyState.FIELDS``), short.
+V, L = Copy.VALUE, Copy.LIST
 
 
 class Phase(IntEnum):
@@ -81,32 +83,32 @@ def schedule_of(period: int) -> tuple[int, ...]:
 
 
 class HockeyState(State["HockeyGame"]):
-    """One position of a Hockey game.
+    """One position of a Hockey game: its fields are ``FIELDS`` (seats are 0 and 1;
+    ``NOBODY`` = -1)."""
 
-    Fields (seats are 0 and 1; ``NOBODY`` = -1):
-
-    * ``phase`` (``Phase``), ``period`` (1-based; 4 and later are overtime), ``dealer``,
-      ``deal`` (0-based index of the current deal in the period's schedule),
-      ``schedule`` (cards each per deal for this period);
-    * ``deck`` (this period's shuffled order, top first; shared between copies,
-      never mutated) and ``dealt`` (how many of it have been dealt: the stock is
-      ``deck[dealt:]``);
-    * ``hands`` (two bitmasks), ``pile`` (this period's played cards, oldest
-      first), ``top`` (last card played or -1), ``breakaway`` (holder or ``NOBODY``),
-      ``goals``, ``period_goals`` (each period's goals), ``to_move``, ``winner``
-      (``NOBODY`` until the game ends).
-    """
-
-    #: Every field and how a copy treats it (``clone``, ``determinise``).
+    #: Every field: how a copy treats it (``clone``, ``determinise``), its type where the
+    #: value does not say it, and its value before the deal (``empty``).
     FIELDS = StateFields(
-        phase=Copy.VALUE, period=Copy.VALUE, dealer=Copy.VALUE, deal=Copy.VALUE,
-        schedule=Copy.VALUE,
-        deck=Copy.VALUE,  # never mutated: a new period gets a new list
-        dealt=Copy.VALUE, hands=Copy.LIST, pile=Copy.LIST, top=Copy.VALUE,
-        breakaway=Copy.VALUE, goals=Copy.LIST, period_goals=Copy.NESTED,
-        to_move=Copy.VALUE, winner=Copy.VALUE,
+        phase=(V, "", "PLAY"),
+        period=(V, "", "0"),  # 1-based; 4 and later are overtime
+        dealer=(V, "", "0"),
+        deal=(V, "", "0"),  # 0-based index of the current deal in the period's schedule
+        schedule=(V, "tuple[int, ...]", "REGULAR_DEALS"),  # cards each per deal this period
+        # this period's shuffled order, top first; shared between copies, never mutated
+        # (a new period gets a new list)
+        deck=(V, "list[int]", "[]"),
+        dealt=(V, "", "0"),  # how many of it have been dealt: the stock is deck[dealt:]
+        hands=(L, "", "[0, 0]"),  # two bitmasks
+        pile=(L, "list[int]", "[]"),  # this period's played cards, oldest first
+        top=(V, "", "-1"),  # last card played or -1
+        breakaway=(V, "", "NOBODY"),  # holder or NOBODY
+        goals=(L, "", "[0, 0]"),
+        period_goals=(Copy.NESTED, "list[list[int]]", "[]"),  # each period's goals
+        to_move=(V, "", "0"),
+        winner=(V, "", "NOBODY"),  # NOBODY until the game ends
     )
 
+    # -- generated from FIELDS (python -m spieltisch.core.generated --write): do not edit --
     def _copy(self, shuffler: Shuffler) -> HockeyState:
         """A copy with ``shuffler`` as its chance (``FIELDS.copy_source``)."""
         s = HockeyState(self.game, shuffler)
@@ -131,8 +133,7 @@ class HockeyState(State["HockeyGame"]):
         return s
 
     def _empty_fields(self) -> None:
-        """Every field of the game's own at its value before the deal (``empty``: a
-        new table, which a deal or a position fills)."""
+        """Every field at its value before the deal (``FIELDS.empty_source``)."""
         self.phase = PLAY
         self.period = 0
         self.dealer = 0
@@ -148,6 +149,7 @@ class HockeyState(State["HockeyGame"]):
         self.period_goals: list[list[int]] = []
         self.to_move = 0
         self.winner = NOBODY
+    # -- end generated --
 
     # -- setting up ---------------------------------------------------------------
     @classmethod

@@ -90,16 +90,52 @@ _ANY_PHASE = (A_MIC, A_POLITIX, A_ACCUSE, A_END_POLITIX, A_RELEASE)
 class HoodPolitixState(State["HoodPolitixGame"]):
     """One position of Hood Politix: the rules and the phase machine (§2–§6)."""
 
-    #: Every field, declared once (``_copy`` is written from it); ``_empty_fields`` says
-    #: what each holds.
+    #: Every field, declared once: how a copy treats it, its type where the value does
+    #: not say it, and its value before the deal (``empty``).
     FIELDS = StateFields(
-        n=V, scores=L, round=V, dealer=V, hands=L, status=L, in_round=V, callers=V,
-        direction=V, draw=L, buried=V, unordered=V, discard=L, top=V, colour=V, phase=V,
-        due=V, stack=V, stack_iyf=V, pending=V, by=V, target=V, snitch_take=V,
-        finish_order=L, pause=V, pause_seat=V, pause_since=V, timer_since=V, expired=V,
-        mic_duty=V, mic_open=V, drop_seat=V, penalised=V, saved=V, wait_seat=V,
-        politix_left=L, seen=L, public=V, counts=L)
+        n=(V, "", "n"), scores=(L, "", "[0] * n"), round=(V, "", "0"), dealer=(V, "", "0"),
+        hands=(L, "", "[0] * n"), status=(L, "", "[IN] * n"),
+        # Seat sets as masks (bit s for seat s; ``out_of_turn`` reads them in every search
+        # step): seats still in the round (IN or PENDING, not FINISHED), and seats with a
+        # Politix call left. ``_set_status`` keeps the first in step with ``status``.
+        in_round=(V, "", "(1 << n) - 1"), callers=(V, "", "0"),
+        direction=(V, "", "1"),
+        draw=(L, "list[int]", "[]"),  # top card last
+        buried=(V, "", "0"),  # bottom cards of the draw pile everyone saw (§2.4)
+        # Top cards of the draw pile in no particular order: only a determinisation
+        # leaves them so (see ``determinise``); each draw then takes a random one of them.
+        unordered=(V, "", "0"),
+        discard=(L, "list[int]", "[]"),  # top card last
+        top=(V, "", "0"),  # top kind
+        colour=(V, "", "0"),  # active colour
+        phase=(V, "", "TURN"), due=(V, "", "0"),
+        stack=(V, "", "0"),  # pending draw amount (STACK)
+        stack_iyf=(V, "", "False"),
+        pending=(V, "", "-1"),  # seat whose last card was a Deuce/IYF (§4)
+        by=(V, "", "-1"),  # slapper, Deal player or Snitch player
+        target=(V, "", "-1"),  # Deal / Snitch target
+        # The kind the Snitch player chose to take (``take``), until they ``give``; -1 none.
+        # Private: only their view shows it (the pair is one move for everyone else).
+        snitch_take=(V, "", "-1"),
+        finish_order=(L, "list[int]", "[]"),
+        pause=(V, "", "NO_PAUSE"), pause_seat=(V, "", "-1"), pause_since=(V, "", "0"),
+        timer_since=(V, "", "0"), expired=(V, "", "False"),
+        mic_duty=(V, "", "-1"),  # may still announce Mic Check (§5.4)
+        mic_open=(V, "", "0"),  # seats with an open MISSED_MIC_CHECK
+        drop_seat=(V, "", "-1"),  # open MISSED_MIC_DROP
+        penalised=(V, "", "0"),  # (seat * 3 + fault) bits penalised since the last move
+        saved=(V, "", "(TURN, 0)"),  # phase and due seat behind MICDROP_WAIT
+        wait_seat=(V, "", "-1"),
+        politix_left=(L, "", "[0] * n"),
+        # Cards each seat knows in others' hands, and cards everyone knows in a hand
+        # (revealed). A card played or thrown in stays in them until the discard pile is
+        # reshuffled (``_reshuffle``): one clear per reshuffle, not one per card. They are
+        # read masked by the hands (``knowledge``): a discarded card is never known.
+        seen=(L, "", "[0] * n"), public=(V, "", "0"),
+        counts=(L, "", "[0, 0, 0, 0, 0]"),  # faults, throw-ins, accusations, politix, respekt
+    )
 
+    # -- generated from FIELDS (python -m spieltisch.core.generated --write): do not edit --
     def _copy(self, shuffler: Shuffler) -> HoodPolitixState:
         """A copy with ``shuffler`` as its chance (``FIELDS.copy_source``)."""
         s = HoodPolitixState(self.game, shuffler)
@@ -148,8 +184,7 @@ class HoodPolitixState(State["HoodPolitixGame"]):
         return s
 
     def _empty_fields(self) -> None:
-        """Every field of the game's own at its value before the deal (``empty``: a
-        new table, which a deal or a position fills)."""
+        """Every field at its value before the deal (``FIELDS.empty_source``)."""
         n = self.game.num_players
         self.n = n
         self.scores = [0] * n
@@ -157,29 +192,22 @@ class HoodPolitixState(State["HoodPolitixGame"]):
         self.dealer = 0
         self.hands = [0] * n
         self.status = [IN] * n
-        # Seat sets as masks (bit s for seat s; ``out_of_turn`` reads them in every search
-        # step): seats still in the round (IN or PENDING, not FINISHED), and seats with a
-        # Politix call left. ``_set_status`` keeps the first in step with ``status``.
         self.in_round = (1 << n) - 1
         self.callers = 0
         self.direction = 1
-        self.draw: list[int] = []  # top card last
-        self.buried = 0            # bottom cards of the draw pile everyone saw (§2.4)
-        # Top cards of the draw pile in no particular order: only a determinisation
-        # leaves them so (see ``determinise``); each draw then takes a random one of them.
+        self.draw: list[int] = []
+        self.buried = 0
         self.unordered = 0
-        self.discard: list[int] = []  # top card last
-        self.top = 0               # top kind
-        self.colour = 0            # active colour
+        self.discard: list[int] = []
+        self.top = 0
+        self.colour = 0
         self.phase = TURN
         self.due = 0
-        self.stack = 0             # pending draw amount (STACK)
+        self.stack = 0
         self.stack_iyf = False
-        self.pending = -1          # seat whose last card was a Deuce/IYF (§4)
-        self.by = -1               # slapper, Deal player or Snitch player
-        self.target = -1           # Deal / Snitch target
-        # The kind the Snitch player chose to take (``take``), until they ``give``; -1 none.
-        # Private: only their view shows it (the pair is one move for everyone else).
+        self.pending = -1
+        self.by = -1
+        self.target = -1
         self.snitch_take = -1
         self.finish_order: list[int] = []
         self.pause = NO_PAUSE
@@ -187,20 +215,17 @@ class HoodPolitixState(State["HoodPolitixGame"]):
         self.pause_since = 0
         self.timer_since = 0
         self.expired = False
-        self.mic_duty = -1         # may still announce Mic Check (§5.4)
-        self.mic_open = 0          # seats with an open MISSED_MIC_CHECK
-        self.drop_seat = -1        # open MISSED_MIC_DROP
-        self.penalised = 0         # (seat * 3 + fault) bits penalised since the last move
-        self.saved = (TURN, 0)     # phase and due seat behind MICDROP_WAIT
+        self.mic_duty = -1
+        self.mic_open = 0
+        self.drop_seat = -1
+        self.penalised = 0
+        self.saved = (TURN, 0)
         self.wait_seat = -1
         self.politix_left = [0] * n
-        # Cards each seat knows in others' hands, and cards everyone knows in a hand
-        # (revealed). A card played or thrown in stays in them until the discard pile is
-        # reshuffled (``_reshuffle``): one clear per reshuffle, not one per card. They are
-        # read masked by the hands (``knowledge``): a discarded card is never known.
         self.seen = [0] * n
         self.public = 0
-        self.counts = [0, 0, 0, 0, 0]  # faults, throw-ins, accusations, politix, respekt
+        self.counts = [0, 0, 0, 0, 0]
+    # -- end generated --
 
     # -- setup (§2) -------------------------------------------------------------------
     @classmethod
@@ -352,7 +377,7 @@ class HoodPolitixState(State["HoodPolitixGame"]):
 
     def knowledge(self) -> tuple[list[int], int]:
         """``seen`` and ``public`` as the rules mean them: without the cards played since
-        the last reshuffle (they stay in the masks until then, see ``_empty_fields``)."""
+        the last reshuffle (they stay in the masks until then, see ``FIELDS``)."""
         held = 0
         for h in self.hands:
             held |= h

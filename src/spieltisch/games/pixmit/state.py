@@ -60,6 +60,8 @@ if TYPE_CHECKING:
 BIT21 = 1 << C.JOKER_21
 #: A mask's card codes, lowest id first (a fresh list).
 _codes = C.card_codes
+#: The two commonest kinds of field (``PixmitState.FIELDS``), short.
+V, L = Copy.VALUE, Copy.LIST
 
 
 
@@ -85,31 +87,46 @@ class PixmitState(State["PixmitGame"]):
     """One position of a Pixmit game: hands, stack and what each seat knows, the round
     and turn, the offer in progress, vetoes and reveals, and the end (call and hunt)."""
 
-    #: Every field and how a copy treats it (``clone``, ``determinise``).
     #: The phase table (set below the class): every state of this class has one.
     PHASES: ClassVar[PhaseTable[Phase]]
 
+    #: Every field: how a copy treats it (``clone``, ``determinise``), its type where the
+    #: value does not say it, and its value before the deal (``empty``).
     FIELDS = StateFields(
-        all_seats=Copy.VALUE,
+        all_seats=(V, "", "(1 << n) - 1"),
         # the cards and what each seat knows of them (§2, §3.8)
-        hands=Copy.LIST, stack=Copy.LIST, known=Copy.LIST, holder21=Copy.VALUE,
-        cards_version=Copy.VALUE,
+        hands=(L, "list[int]", "[0] * n"),
+        # the face-down stack, top card LAST (draw = pop, bottom = insert at 0)
+        stack=(L, "list[int]", "[]"),
+        known=(L, "list[int]", "[0] * n"),
+        holder21=(V, "", "-1"),  # seat holding card 21 (-1: in the stack); kept by ``_fix21``
+        # Counts changes of hands, stack and ``known`` (``_fix21`` follows every card
+        # move; reveals and the end count too): a view's private part is rebuilt only then.
+        cards_version=(V, "", "0"),
         # the round and the turn (§3)
-        start=Copy.VALUE, round=Copy.VALUE, turn_index=Copy.VALUE, active=Copy.VALUE,
-        phase=Copy.VALUE, fresh=Copy.VALUE, target=Copy.VALUE, offer=Copy.VALUE,
-        offer_cards=Copy.VALUE, claims=Copy.LIST, vetoes=Copy.LIST,
-        used_knowledge=Copy.VALUE, used_creation=Copy.VALUE,
-        log=Copy.LIST,  # entries are never changed once written
-        reveals=Copy.LIST,
+        start=(V, "", "0"), round=(V, "", "1"), turn_index=(V, "", "0"), active=(V, "", "0"),
+        phase=(V, "", "TURN"), fresh=(V, "", "True"),
+        # the offer's target; in phase turn, a chosen target not yet public (-1: none)
+        target=(V, "", "-1"),
+        offer=(V, "", "0"), offer_cards=(V, "tuple[int, ...]", "()"),
+        claims=(L, "list[int]", "[]"), vetoes=(L, "list[int]", "[0] * n"),
+        used_knowledge=(V, "", "0"), used_creation=(V, "", "0"),
+        log=(L, "list[dict[str, Any]]", "[]"),  # entries are never changed once written
+        reveals=(L, "list[dict[str, Any]]", "[]"),
         # the end (§3.1 CALL, HUNT)
-        caller=Copy.VALUE, call_conds=Copy.LIST, hunt=Copy.LIST, hunt_eligible=Copy.LIST,
-        _actors=Copy.VALUE, _result=Copy.CACHE, _views=Copy.CACHE,
+        caller=(V, "", "-1"), call_conds=(L, "list[str]", "[]"),
+        hunt=(L, "list[tuple[int, int]]", "[]"), hunt_eligible=(L, "list[int]", "[]"),
+        # the seats the current phase waits for (its rule's ``seats``, kept by
+        # ``_set_phase``: ``to_act`` is the hot path)
+        _actors=(V, "Sequence[int]", "()"),
+        _result=Copy.CACHE, _views=Copy.CACHE,
     )
     #: The result once over (``result``), and the views' caches (``views.py``).
     _result: Result | None = None
     _views: PixmitViews | None = None
 
     # -- setup (§2) ---------------------------------------------------------------------
+    # -- generated from FIELDS (python -m spieltisch.core.generated --write): do not edit --
     def _copy(self, shuffler: Shuffler) -> PixmitState:
         """A copy with ``shuffler`` as its chance (``FIELDS.copy_source``)."""
         s = PixmitState(self.game, shuffler)
@@ -145,21 +162,20 @@ class PixmitState(State["PixmitGame"]):
         return s
 
     def _empty_fields(self) -> None:
-        """Every field of the game's own at its value before the deal (``empty``: a
-        new table, which a deal or a position fills)."""
+        """Every field at its value before the deal (``FIELDS.empty_source``)."""
         n = self.game.num_players
         self.all_seats = (1 << n) - 1
         self.hands: list[int] = [0] * n
-        #: The face-down stack, top card LAST (draw = pop, bottom = insert at 0).
         self.stack: list[int] = []
         self.known: list[int] = [0] * n
+        self.holder21 = -1
+        self.cards_version = 0
         self.start = 0
         self.round = 1
         self.turn_index = 0
         self.active = 0
         self.phase = TURN
         self.fresh = True
-        #: The offer's target; in phase turn, a chosen target not yet public (-1: none).
         self.target = -1
         self.offer = 0
         self.offer_cards: tuple[int, ...] = ()
@@ -170,17 +186,11 @@ class PixmitState(State["PixmitGame"]):
         self.log: list[dict[str, Any]] = []
         self.reveals: list[dict[str, Any]] = []
         self.caller = -1
-        #: Seat holding card 21 (-1: in the stack); kept by ``_fix21``.
-        self.holder21 = -1
-        #: Counts changes of hands, stack and ``known`` (``_fix21`` follows every card
-        #: move; reveals and the end count too): a view's private part is rebuilt only then.
-        self.cards_version = 0
         self.call_conds: list[str] = []
         self.hunt: list[tuple[int, int]] = []
         self.hunt_eligible: list[int] = []
-        #: The seats the current phase waits for (its rule's ``seats``, kept by
-        #: ``_set_phase``: ``to_act`` is the hot path).
         self._actors: Sequence[int] = ()
+    # -- end generated --
 
     @classmethod
     def deal(cls, game: PixmitGame, shuffler: Shuffler) -> PixmitState:

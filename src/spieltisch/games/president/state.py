@@ -51,6 +51,8 @@ if TYPE_CHECKING:
     from .game import PresidentGame
 
 START_POINTS = 50
+#: The kinds of field (``PresidentState.FIELDS``), short.
+V, L, N = Copy.VALUE, Copy.LIST, Copy.NESTED
 
 
 def _cards_arg(text: str) -> Told:
@@ -124,18 +126,30 @@ def exchange_steps(order: list[int]) -> list[list[int]]:
 class PresidentState(State["PresidentGame"]):
     """One position of a President game: hands and scores, the pile, the exchange."""
 
-    #: Every field and how a copy treats it (``clone``, ``determinise``).
+    #: Every field: how a copy treats it (``clone``, ``determinise``), its type where the
+    #: value does not say it, and its value before the deal (``empty``).
     FIELDS = StateFields(
-        hands=Copy.LIST, scores=Copy.LIST, round=Copy.VALUE, phase=Copy.VALUE,
-        rev=Copy.VALUE,
-        # the pile (§3)
-        pile_size=Copy.VALUE, top_rank=Copy.VALUE, top_cards=Copy.VALUE, owner=Copy.VALUE,
-        passed=Copy.VALUE, to_move=Copy.VALUE, finished=Copy.LIST,
+        hands=(L, "", "[0] * n"), scores=(L, "", "[START_POINTS] * n"), round=(V, "", "0"),
+        phase=(V, "", "PLAY"),
+        rev=(V, "", "False"),  # the revolution: rank order reversed (§3)
+        # the pile (§3): size n (0 = empty, the leader leads), top rank and cards, owner,
+        # passes (a bitmask of seats)
+        pile_size=(V, "", "0"), top_rank=(V, "", "-1"), top_cards=(V, "", "0"),
+        owner=(V, "", "-1"), passed=(V, "", "0"), to_move=(V, "", "0"),
+        finished=(L, "list[int]", "[]"),
         # roles and the exchange (§2.4, §4)
-        last_order=Copy.LIST, exchange=Copy.NESTED, gave=Copy.NESTED, received=Copy.LIST,
-        ceiling=Copy.LIST, played=Copy.VALUE,
+        last_order=(L, "list[int]", "[]"),  # previous round's finishing order (roles)
+        # Exchange: pending (giver, receiver, count) steps; `gave[s][r]` cards s gave r
+        # (or saw taken from them) this round, for that seat's view and determinisation.
+        exchange=(N, "list[list[int]]", "[]"),
+        gave=(N, "list[dict[int, int]]", "[{} for _ in range(n)]"),
+        received=(L, "", "[0] * n"),
+        # Seat -> (auto-giver, weakest rank given): the giver holds no higher card then.
+        ceiling=(L, "list[tuple[int, int] | None]", "[None] * n"),
+        played=(V, "", "0"),  # cards played this round (public)
     )
 
+    # -- generated from FIELDS (python -m spieltisch.core.generated --write): do not edit --
     def _copy(self, shuffler: Shuffler) -> PresidentState:
         """A copy with ``shuffler`` as its chance (``FIELDS.copy_source``)."""
         s = PresidentState(self.game, shuffler)
@@ -163,31 +177,27 @@ class PresidentState(State["PresidentGame"]):
         return s
 
     def _empty_fields(self) -> None:
-        """Every field of the game's own at its value before the deal (``empty``: a
-        new table, which a deal or a position fills)."""
+        """Every field at its value before the deal (``FIELDS.empty_source``)."""
         n = self.game.num_players
         self.hands = [0] * n
         self.scores = [START_POINTS] * n
         self.round = 0
         self.phase = PLAY
-        self.rev = False  # the revolution: rank order reversed (§3)
-        # The pile: size n (0 = empty, the leader leads), top rank and cards, owner, passes.
+        self.rev = False
         self.pile_size = 0
         self.top_rank = -1
         self.top_cards = 0
         self.owner = -1
-        self.passed = 0  # bitmask of seats
+        self.passed = 0
         self.to_move = 0
         self.finished: list[int] = []
-        self.last_order: list[int] = []  # previous round's finishing order (roles)
-        # Exchange: pending (giver, receiver, count) steps; `gave[s][r]` cards s gave r
-        # (or saw taken from them) this round, for that seat's view and determinisation.
+        self.last_order: list[int] = []
         self.exchange: list[list[int]] = []
         self.gave: list[dict[int, int]] = [{} for _ in range(n)]
         self.received = [0] * n
-        # Seat -> (auto-giver, weakest rank given): the giver holds no higher card then.
         self.ceiling: list[tuple[int, int] | None] = [None] * n
-        self.played = 0  # cards played this round (public)
+        self.played = 0
+    # -- end generated --
 
     # -- setup (§2) -----------------------------------------------------------------
     @classmethod
