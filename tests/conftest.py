@@ -9,6 +9,11 @@ import pytest
 #: browsers, terminals or a Ray cluster, and some measure time.
 SERIAL_DIRS = {"server", "browser"}
 SERIAL_FILES = {"test_ray.py", "test_realtime_terminal.py", "test_fresh_machine.py"}
+#: Server tests that measure no time and share nothing (own database file or table
+#: prefix, a free port): they run on every core with the rest.
+PARALLEL_SERVER_FILES = {"test_long_games.py", "test_migrate.py", "test_store.py",
+                         "test_texts.py", "test_http_fuzz.py", "test_fuzz.py",
+                         "test_games.py"}
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marks
@@ -16,6 +21,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the serial tests; the Ray tests run last: a Ray driver leaves its threads and
     signal handlers in the test process, and no later test should meet them."""
     for item in items:
+        if item.path.name in PARALLEL_SERVER_FILES and item.path.parent.name == "server":
+            continue
         if item.path.parent.name in SERIAL_DIRS or item.path.name in SERIAL_FILES:
             item.add_marker(pytest.mark.serial)
     items.sort(key=lambda item: item.path.name == "test_ray.py")

@@ -85,8 +85,10 @@ def test_a_first_table_waits_for_the_person_then_shows_the_penalty(
     assert "circle" in (page.locator('link[rel="icon"]').get_attribute("href") or "")
     assert violations(page) == []
     hand, before = hand_size(page), applied(page)
-    # a whole minute without pressing it: no clock, no bot moves, no penalty
-    page.wait_for_timeout(60_000)
+    # 20 s without pressing it, over twice the only clock a start would run (the move
+    # timer, 9 s at this pace; windows open only after a move): no clock, no bot moves,
+    # no penalty
+    page.wait_for_timeout(20_000)
     assert status(quick_server, code)["not_ready"] == [0]
     assert snapshot(page)["deadlines"] == []
     assert (hand_size(page), applied(page)) == (hand, before)
