@@ -505,20 +505,8 @@ def test_reasons_translate_through_the_catalogs_the_core_is_handed():
 def test_no_game_module_is_too_big_to_read() -> None:
     """Issue 36: no module in a game's package over 900 lines, no class over 60 methods
     (a game grows by modules per job: docs/engine.md, "When a game grows")."""
-    import ast
-
     from spieltisch.core.registry import game_names, package_dir
+    from spieltisch.testing import too_big
 
-    too_big = []
-    for name in game_names():
-        for path in sorted(package_dir(name).rglob("*.py")):
-            text = path.read_text(encoding="utf-8")
-            if len(text.splitlines()) > 900:
-                too_big.append(f"{path}: {len(text.splitlines())} lines")
-            for node in ast.walk(ast.parse(text)):
-                if isinstance(node, ast.ClassDef):
-                    methods = sum(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
-                                  for n in node.body)
-                    if methods > 60:
-                        too_big.append(f"{path}: {node.name} has {methods} methods")
-    assert too_big == []
+    assert too_big(p for name in game_names()
+                   for p in sorted(package_dir(name).rglob("*.py"))) == []

@@ -15,9 +15,11 @@ passing when a game's insides change::
 
 from __future__ import annotations
 
+import ast
 import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from .core.game import Event, State
@@ -28,13 +30,30 @@ S = TypeVar("S", bound=State)
 
 __all__ = [
     "LANGS", "NAMES", "RAW", "act", "assert_clean", "edited", "finished", "legal_texts",
-    "load", "play", "raw_pattern", "sweep", "told",
+    "load", "play", "raw_pattern", "sweep", "told", "too_big",
 ]
 
 #: Names the narration tests give the seats.
 NAMES = ("Anna", "Ben", "Carl", "Dora", "Emil", "Fenna", "Greta", "Hugo")
 #: The languages every game is told in.
 LANGS = ("en", "de", "nl")
+
+
+def too_big(paths: Iterable[Path], lines: int = 900, methods: int = 60) -> list[str]:
+    """The modules among ``paths`` over ``lines`` lines and their classes over ``methods``
+    methods (issue 36: a module a newcomer reads alone; a class that grows gets parts)."""
+    found = []
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        if len(text.splitlines()) > lines:
+            found.append(f"{path}: {len(text.splitlines())} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef):
+                count = sum(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+                            for n in node.body)
+                if count > methods:
+                    found.append(f"{path}: {node.name} has {count} methods")
+    return found
 
 
 # -- acting -----------------------------------------------------------------------------
