@@ -113,7 +113,8 @@ def test_each_game_s_copy_is_written_from_its_fields():
 def test_each_game_s_generated_block_is_what_its_fields_give():
     """Each state module's block between the markers (``_copy`` and ``_empty_fields``)
     is the text its ``FIELDS`` generates (``python -m spieltisch.core.generated
-    --write GAME`` rewrites it), and every field a plain value sets is set there."""
+    --write GAME`` rewrites it), and every field a plain value sets is set there. The
+    project's games must have the block; another game may write ``_copy`` by hand."""
     import spieltisch
     from spieltisch.core import registry
     from spieltisch.core.fields import Copy
@@ -123,7 +124,10 @@ def test_each_game_s_generated_block_is_what_its_fields_give():
         pytest.skip("the compiled build has no source to read")
     for name in registry.game_names():
         cls = type(registry.get_spec(name).configure().new_state(seed=0))
-        assert written(Path(inspect.getfile(cls))) == generated(cls), \
+        block = written(Path(inspect.getfile(cls)))
+        if block is None and name not in GAMES:
+            continue  # it writes _copy by hand (checked by the test above)
+        assert block == generated(cls), \
             f"{name}: run python -m spieltisch.core.generated --write {name}"
         fields = cls.FIELDS
         assert fields is not None
