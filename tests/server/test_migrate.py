@@ -26,6 +26,9 @@ from spieltisch.server.store import Store, make_engine
 
 from .helpers import unique_prefix
 
+#: The newest revision (``migrations/versions``): a new revision changes this line.
+NEWEST = "r0003"
+
 LEGACY = json.loads((Path(__file__).parent / "data" / "store-before-migrations.json")
                     .read_text())
 
@@ -34,7 +37,7 @@ def test_the_migrations_make_the_schema_the_store_queries(db_url: str) -> None:
     store = Store(db_url, unique_prefix())
     try:
         assert migrate.describe(store.engine, store.prefix) == {
-            "current": "r0002", "head": "r0002", "up_to_date": True}
+            "current": NEWEST, "head": NEWEST, "up_to_date": True}
         with store.engine.connect() as conn:
             context = MigrationContext.configure(conn, opts={
                 "version_table": f"{store.prefix}alembic_version",
@@ -43,7 +46,7 @@ def test_the_migrations_make_the_schema_the_store_queries(db_url: str) -> None:
                                                        or name.startswith(store.prefix))})
             assert compare_metadata(context, store.metadata) == []
         Store(db_url, store.prefix).close()  # a second start changes nothing
-        assert migrate.current(store.engine, store.prefix) == "r0002"
+        assert migrate.current(store.engine, store.prefix) == NEWEST
     finally:
         store.drop_all()
         store.close()
@@ -68,7 +71,7 @@ def test_a_database_made_before_migrations_is_taken_over_and_played_on(
     async def run() -> None:
         lobby = Lobby(cfg)
         try:
-            assert migrate.current(lobby.store.engine, prefix) == "r0002"
+            assert migrate.current(lobby.store.engine, prefix) == NEWEST
             assert await lobby.recover() == 1
             rt = lobby.tables["OLDGAM"]
             assert rt._driver is not None
@@ -107,7 +110,7 @@ def test_a_store_at_r0001_gets_the_owner_epoch_and_its_tables_are_claimed(
                           "VALUES (7, 0, 0, '1')"))
     store = Store(db_url, prefix)  # upgrades to the newest revision
     try:
-        assert migrate.current(engine, prefix) == "r0002"
+        assert migrate.current(engine, prefix) == NEWEST
         row = store.load_table("EPOCH2")
         assert row is not None and row.epoch == 0 and row.status == "playing"
         assert row.seats == [SeatRow(i, "human") for i in range(4)]
@@ -161,7 +164,7 @@ def test_three_nodes_starting_at_once_on_a_new_database(pg_url: str, tmp_path: P
             (tmp_path / str(i)).touch()
             answers = [node.stdout.readline() for node in nodes]
             assert answers == [f"ok {i}\n"] * 3
-            assert migrate.current(engine, prefix) == "r0002"
+            assert migrate.current(engine, prefix) == NEWEST
             with engine.connect() as conn:
                 versions = conn.execute(text(
                     f"SELECT count(*) FROM {prefix}alembic_version")).scalar()
@@ -191,12 +194,12 @@ def db(*args: str) -> tuple[int, str]:
 def test_db_upgrade_and_current_on_a_new_and_an_old_database(tmp_path: Path) -> None:
     new = f"sqlite:///{tmp_path / 'new.sqlite3'}"
     assert db("current", "--db", new) == (1, f"{new}: at no recorded revision (empty, or made "
-                                             "before migrations), newest r0002 (run: "
+                                             f"before migrations), newest {NEWEST} (run: "
                                              "spieltisch db upgrade)")
     assert db("upgrade", "--db", new) == (0, f"{new}: upgraded from no recorded revision to "
-                                             "r0002")
-    assert db("upgrade", "--db", new) == (0, f"{new}: already at the newest revision (r0002)")
-    assert db("current", "--db", new) == (0, f"{new}: at r0002, newest r0002")
+                                             + NEWEST)
+    assert db("upgrade", "--db", new) == (0, f"{new}: already at the newest revision ({NEWEST})")
+    assert db("current", "--db", new) == (0, f"{new}: at {NEWEST}, newest {NEWEST}")
     old = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     engine = make_engine(old)
     with engine.begin() as conn:
@@ -204,7 +207,7 @@ def test_db_upgrade_and_current_on_a_new_and_an_old_database(tmp_path: Path) -> 
             conn.execute(text(statement.replace(LEGACY["prefix"], "st_")))
     assert db("current", "--db", old)[0] == 1
     assert db("upgrade", "--db", old) == (0, f"{old}: upgraded from no recorded revision to "
-                                             "r0002")
+                                             + NEWEST)
     assert len(_actions(engine, "st_")) == 12  # the game is still there
     engine.dispose()
 

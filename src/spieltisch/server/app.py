@@ -26,6 +26,7 @@ from ..core.game import SpieltischError
 from ..core.options import Option
 from ..core.registry import client_module, game_names, get_spec
 from ..i18n import N_, Translator, language_from_accept, translator
+from .accounts import current_account
 from .config import ServerConfig
 from .guard import Guard, client_address
 from .inputs import BadInput, parse_json, read_body
@@ -222,8 +223,8 @@ async def table_status(request: Request) -> Response:
 
 async def join_table(request: Request) -> Response:
     body = await _body(request)
-    code, seat, token = await _lobby(request).join_code(request.path_params["code"], body,
-                                                        _client(request))
+    code, seat, token = await _lobby(request).join_code(
+        request.path_params["code"], body, _client(request), await current_account(request))
     return JSONResponse({"code": code, "seat": seat, "token": token,
                          "ws": f"/ws/{code}"}, status_code=201)
 
@@ -366,12 +367,14 @@ def create_app(config: ServerConfig | None = None,
         finally:
             await lobby.close()
 
+    from .account_routes import account_routes  # sign up, sign in (accounts.py)
     from .lab_pages import lab_routes  # the designer's lab reports (docs/lab.md)
     from .web import web_routes  # the browser client (static/, docs/client.md)
 
     routes = [
         *web_routes(),  # serves "/" before the placeholder below
         *lab_routes(),  # the lab's reports made on this machine, at /lab
+        *account_routes(),
         Route("/", index),
         Route("/api/games", list_games),
         Route("/api/tables", list_tables, methods=["GET"]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 import secrets
@@ -28,6 +29,7 @@ from ..core.position import header as position_header
 from ..core.registry import get_spec
 from ..i18n import N_, Translator
 from ..narration import BOT_NAMES
+from .accounts import Account, AccountStore
 from .config import ServerConfig
 from .flight import SingleFlight
 from .guard import Buckets
@@ -80,6 +82,8 @@ class Lobby:
         self.clock = clock
         self.store = Store(config.resolved_db_url(), config.table_prefix, config.store_threads,
                            config.write_wait)
+        #: Accounts and sessions, in the store's database (``accounts``).
+        self.accounts = AccountStore(self.store.engine, self.store.account_tables)
         self.tables: dict[str, TableRuntime] = {}
         #: Finished tables whose rematch offer is open (``rematch``): they stay here, the
         #: one runtime of the table (a cluster node keeps their leases), until it closes.
@@ -627,10 +631,12 @@ class Lobby:
             loop.call_later(2.0, lambda: loop.create_task(self._start(rt)))
 
     async def join(self, rt: TableRuntime, body: dict[str, Any],
-                   client: str = "", limited: bool = True) -> tuple[int, str]:
+                   client: str = "", limited: bool = True,
+                   account: Account | None = None) -> tuple[int, str]:
         """Take a seat at ``rt`` for ``client`` (its address): a free seat, or the one
         asked for. Joins are limited per client (``limited``: not yet counted elsewhere);
-        a practice table takes its creator only."""
+        a practice table takes its creator only. A signed-in ``account`` sits under its
+        own name, and the seat remembers it."""
         if limited and not self.joins.allow(client):
             raise LobbyError("too_many_joins", N_("Too many seats taken from your address: "
                                                      "wait a minute and try again."))
@@ -638,6 +644,8 @@ class Lobby:
         if not isinstance(name, str) or len(name) > 64:
             raise LobbyError("bad_request",
                            N_("'name' must be a string of at most 64 characters."))
+        if account is not None:  # a name that is theirs: nobody else sits under it
+            name = account.name
         wanted = body.get("seat")
         if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)):
             raise LobbyError("bad_request", N_("'seat' must be a seat number."))
@@ -659,20 +667,23 @@ class Lobby:
                                seat=wanted + 1)
             token = secrets.token_urlsafe(32)
             th = hash_token(token)
-            if not await self.store.call(self.store.claim_seat, rt.row.id, seat, name, th):
+            account_id = account.id if account is not None else None
+            if not await self.store.call(self.store.claim_seat, rt.row.id, seat, name, th,
+                                         account_id):
                 raise LobbyError("seat_taken", N_("Seat {seat} is not free."), seat=seat + 1)
             for s in rt.row.seats:
                 if s.seat == seat:
                     s.token_hash = th
                     s.name = name
+                    s.account_id = account_id
             rt.waiting_since = self.clock()
         await self._start(rt)
         if self.cluster is not None:
             await self.cluster.publish_info(rt)
         return seat, token
 
-    async def join_code(self, code: str, body: dict[str, Any],
-                        client: str = "") -> tuple[str, int, str]:
+    async def join_code(self, code: str, body: dict[str, Any], client: str = "",
+                        account: Account | None = None) -> tuple[str, int, str]:
         """Take a seat at the table ``code`` (``join``), wherever in the cluster it is
         owned: the owner node does it. Its code, the seat and the seat's token."""
         code = code.upper()
@@ -681,23 +692,26 @@ class Lobby:
             if rt is None:
                 raise LobbyError("no_table", N_("There is no table {table}."),
                                table=code[:16])
-            return (rt.code, *await self.join(rt, body, client))
+            return (rt.code, *await self.join(rt, body, client, account=account))
         if not await self.cluster.allow_join(client):
             raise LobbyError("too_many_joins", N_("Too many seats taken from your address: "
                                                      "wait a minute and try again."))
         for _ in range(3):  # the table may move while the call is on its way
             where = await self.cluster.route(code) if len(code) <= 16 else None
             if isinstance(where, TableRuntime):
-                return (code, *await self.join(where, body, client, limited=False))
+                return (code, *await self.join(where, body, client, limited=False,
+                                               account=account))
             if where is None:  # over, expired or unknown: refused as a single server would
                 rt = await self.fetch(code)
                 if rt is None:
                     raise LobbyError("no_table", N_("There is no table {table}."),
                                    table=code[:16])
-                return (rt.code, *await self.join(rt, body, client, limited=False))
+                return (rt.code, *await self.join(rt, body, client, limited=False,
+                                                  account=account))
             try:
-                answer = await self.cluster.call(where, "join", {"code": code, "body": body,
-                                                                 "client": client})
+                answer = await self.cluster.call(where, "join", {
+                    "code": code, "body": body, "client": client,
+                    "account": None if account is None else dataclasses.asdict(account)})
             except TimeoutError:  # the owner may have seated the client: never ask twice
                 raise LobbyError("unavailable", DATABASE_DOWN) from None
             if "seat" in answer:
@@ -713,7 +727,9 @@ class Lobby:
         if rt is None:
             return {"moved": True}
         try:
-            seat, token = await self.join(rt, args["body"], args["client"], limited=False)
+            account = Account(**args["account"]) if args.get("account") else None
+            seat, token = await self.join(rt, args["body"], args["client"], limited=False,
+                                          account=account)
         except LobbyError as e:
             return {"refused": {"code": e.code, "message": e.message, "extra": e.extra,
                                 "args": e.args_}}

@@ -56,6 +56,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from .accounts import define as define_accounts
+
 if TYPE_CHECKING:
     from ..core.game import Game, State
 
@@ -90,6 +92,8 @@ class SeatRow:
     bot: str | None = None
     name: str = ""
     token_hash: str | None = None
+    #: The account of the person sitting here (``accounts``); None for a guest or a bot.
+    account_id: int | None = None
 
 
 @dataclass
@@ -125,6 +129,9 @@ class TableRow:
     epoch: int = 0
     #: The length bound an abandoned table stopped at (``TableRuntime.length_bound``).
     bound: int | None = None
+    #: A rated table: its result changes the ratings of the accounts at it (``ratings``);
+    #: a casual table (the default) changes nothing.
+    rated: bool = False
 
     def first_state(self, game: Game) -> State:
         """The state before the first action: the position, else the deal from the seed
@@ -145,6 +152,8 @@ class TableRow:
         for key in ("started", "ended", "rematch", "rematch_of", "bound"):
             if getattr(self, key) is not None:
                 setup[key] = getattr(self, key)
+        if self.rated:
+            setup["rated"] = True
         return json.dumps(setup) if setup else None
 
 
@@ -188,6 +197,8 @@ def _schema(prefix: str) -> tuple[MetaData, Table, Table, Table]:
         Column("bot", String(64), nullable=True),
         Column("name", String(64), nullable=False, default=""),
         Column("token_hash", String(64), nullable=True),
+        # the signed-in person who sits here (accounts); null for guests and bots
+        Column("account_id", Integer, nullable=True, index=True),
     )
     actions = Table(
         f"{prefix}actions", md,
@@ -250,6 +261,8 @@ class Store:
         self.prefix = prefix
         self.engine = make_engine(url)
         self.metadata, self.tables, self.seats, self.actions = _schema(prefix)
+        # the accounts' tables join the same schema (one MetaData, one migration chain)
+        self.account_tables = define_accounts(self.metadata, prefix)
         # the schema is the migrations' (migrate.py): a new database gets it, an old one
         # is brought up to date
         from .migrate import upgrade
@@ -303,7 +316,8 @@ class Store:
         table_id = int(pk[0])
         conn.execute(insert(self.seats), [
             {"table_id": table_id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
-             "name": s.name, "token_hash": s.token_hash} for s in seats])
+             "name": s.name, "token_hash": s.token_hash, "account_id": s.account_id}
+            for s in seats])
         return table_id
 
     def create_rematch(self, old_id: int, new: TableRow) -> str | None:
@@ -329,13 +343,14 @@ class Store:
                                new.seats, new.owner, new.setup_json())
         return new.code
 
-    def claim_seat(self, table_id: int, seat: int, name: str, token_hash: str) -> bool:
+    def claim_seat(self, table_id: int, seat: int, name: str, token_hash: str,
+                   account_id: int | None = None) -> bool:
         """Give a free human seat a token; False if somebody took it first."""
         with self.engine.begin() as conn:
             res = conn.execute(update(self.seats).where(
                 self.seats.c.table_id == table_id, self.seats.c.seat == seat,
                 self.seats.c.kind == "human", self.seats.c.token_hash.is_(None),
-            ).values(name=name, token_hash=token_hash))
+            ).values(name=name, token_hash=token_hash, account_id=account_id))
             return res.rowcount == 1
 
     def set_status(self, table_id: int, status: str,
@@ -376,12 +391,13 @@ class Store:
                         bool(setup.get("practice")), setup.get("deck"), setup.get("position"),
                         setup.get("pace", "rules"), setup.get("started"), setup.get("ended"),
                         setup.get("rematch"), setup.get("rematch_of"), r.epoch,
-                        setup.get("bound"))
+                        setup.get("bound"), bool(setup.get("rated")))
 
     def _seats(self, conn: Any, table_id: int) -> list[SeatRow]:
         rows = conn.execute(select(self.seats).where(self.seats.c.table_id == table_id)
                             .order_by(self.seats.c.seat)).all()
-        return [SeatRow(r.seat, r.kind, r.bot, r.name or "", r.token_hash) for r in rows]
+        return [SeatRow(r.seat, r.kind, r.bot, r.name or "", r.token_hash, r.account_id)
+                for r in rows]
 
     def open_table(self, code: str) -> tuple[TableRow, list[ActionRow]] | None:
         """Claim the unfinished table ``code`` for a runtime that will write its log: raise
@@ -424,7 +440,8 @@ class Store:
             latest = latest.where(self.tables.c.status.in_(statuses))
         t = latest.subquery()
         s = self.seats
-        q = (select(t, s.c.seat, s.c.kind, s.c.bot, s.c.name, s.c.token_hash)
+        q = (select(t, s.c.seat, s.c.kind, s.c.bot, s.c.name, s.c.token_hash,
+                    s.c.account_id)
              .select_from(t.outerjoin(s, s.c.table_id == t.c.id))
              .order_by(t.c.id.desc(), s.c.seat))
         out: list[TableRow] = []
@@ -434,7 +451,7 @@ class Store:
                     out.append(self._row(r, []))
                 if r.seat is not None:
                     out[-1].seats.append(SeatRow(r.seat, r.kind, r.bot, r.name or "",
-                                                 r.token_hash))
+                                                 r.token_hash, r.account_id))
         return out
 
     def unfinished_codes(self) -> list[str]:
