@@ -16,8 +16,17 @@ finished, the server's CPU time per action (its own process; the clients run els
 and the clients' CPU share, and the server's resident memory per table at the start and
 the end of the run (finished games must not accumulate).
 
+``--signed-in half`` seats signed-in people at every other table (guests at the rest) and
+prints the latency of each kind side by side; ``all`` signs in every person. A signed-in
+person sends its session cookie with every request and the WebSocket upgrade, and its
+CSRF token with the create and join requests (docs/server.md, "Accounts and privacy").
+Their accounts and sessions are written to the database before the run, as sign-ups
+would leave them (one password hash for all: Argon2id costs once per sign-in, never per
+action, and the server's sign-in rate limit would not let one address sign in thousands).
+
     .venv/bin/python benchmarks/server_load.py --tables 500 --seconds 60
     .venv/bin/python benchmarks/server_load.py --tables 200 --think 0 --seconds 30
+    .venv/bin/python benchmarks/server_load.py --tables 500 --seconds 60 --signed-in half
     .venv/bin/python benchmarks/server_load.py --tables 200 --seconds 30 --profile prof.out
     .venv/bin/python -c "import pstats; pstats.Stats('prof.out').sort_stats('tottime')\
 .print_stats(30)"
@@ -34,6 +43,7 @@ import multiprocessing as mp
 import os
 import random
 import resource
+import secrets
 import signal
 import socket
 import subprocess
@@ -101,6 +111,8 @@ class Run:
         self.go = asyncio.Event()
         self.stop_at = float("inf")  # monotonic; set at "go"
         self.latencies: list[float] = []
+        #: The latencies of signed-in people's actions (``--signed-in``), apart.
+        self.signed_latencies: list[float] = []
         self.actions = 0
         self.games = 0
         self.errors: dict[str, int] = {}
@@ -140,12 +152,14 @@ def top_level_flag(raw: str, key: str) -> bool:
     return at >= 0 and raw.startswith("true", at + len(key) + 4)
 
 
-async def seat_client(ws: Any, run: Run, rng: random.Random) -> None:
-    """Play one seat until the game ends (or the run does).
+async def seat_client(ws: Any, run: Run, rng: random.Random, signed: bool = False) -> None:
+    """Play one seat until the game ends (or the run does); a ``signed`` (in) person's
+    latencies are kept apart.
 
     Parses only what it needs (the clients share the cores with the server): an update's
     index, and the legal actions when the seat is to act; the views are never decoded.
     """
+    latencies = run.signed_latencies if signed else run.latencies
     pending: dict[int, float] = {}  # action index -> send time
     sent_at: dict[int, float] = {}  # client message id -> send time
     n = 0
@@ -163,7 +177,7 @@ async def seat_client(ws: Any, run: Run, rng: random.Random) -> None:
                         index = int(raw[len(UPDATE):raw.index(",", len(UPDATE))])
                         sent = pending.pop(index, None)
                         if sent is not None and run.go.is_set() and run.running():
-                            run.latencies.append(time.perf_counter() - sent)
+                            latencies.append(time.perf_counter() - sent)
                             run.actions += 1
                     elif raw.startswith('{"type": "ack"'):
                         msg = json.loads(raw)
@@ -209,25 +223,42 @@ async def seat_client(ws: Any, run: Run, rng: random.Random) -> None:
                 run.limits.discard(limit)
 
 
+def session_headers(session: tuple[str, str] | None, change: bool = True) -> dict[str, str]:
+    """What a signed-in person's browser sends: the session cookie, and the CSRF token
+    with a change; nothing for a guest."""
+    if session is None:
+        return {}
+    token, csrf = session
+    return {"cookie": f"st_session={token}", **({"x-csrf-token": csrf} if change else {})}
+
+
 async def open_table(http: httpx.AsyncClient, bases: list[str], game: str,
-                     players: int, bots: int = 0, first: int = 0) -> list[Any]:
+                     players: int, bots: int = 0, first: int = 0,
+                     sessions: list[tuple[str, str]] | None = None) -> list[Any]:
     """Create a table (its last ``bots`` seats medium bots), join every human seat,
     connect and say hello: the open sockets. With several nodes (``bases``) the table is
     created on node ``first`` and seat i joins and connects to node ``first + i``, so most
-    seats are relayed to the owner."""
+    seats are relayed to the owner. ``sessions``: the people are signed in, seat i with
+    session i (its token and CSRF token)."""
     seats = ["human"] * (players - bots) + ["bot:medium"] * bots
     n = len(bases)
-    r = await http.post(f"{bases[first % n]}/api/tables",
+
+    def who(i: int) -> tuple[str, str] | None:
+        return sessions[i] if sessions else None
+
+    r = await http.post(f"{bases[first % n]}/api/tables", headers=session_headers(who(0)),
                         json={"game": game, "players": players, "seats": seats})
     r.raise_for_status()
     code = r.json()["code"]
     sockets = []
     for i in range(players - bots):
         base = bases[(first + i) % n]
-        j = await http.post(f"{base}/api/tables/{code}/join", json={"name": f"p{i}"})
+        j = await http.post(f"{base}/api/tables/{code}/join", json={"name": f"p{i}"},
+                            headers=session_headers(who(i)))
         j.raise_for_status()
         ws = await connect(f"{base.replace('http', 'ws')}/ws/{code}", max_size=1 << 24,
-                           open_timeout=300)
+                           open_timeout=300,
+                           additional_headers=session_headers(who(i), change=False))
         await ws.send(json.dumps({"type": "hello", "token": j.json()["token"]}))
         sockets.append(ws)
     return sockets
@@ -237,10 +268,11 @@ async def table_loop(http: httpx.AsyncClient, bases: list[str], args: argparse.N
                      run: Run, seed: int, ready: asyncio.Semaphore) -> None:
     rng = random.Random(seed)
     first = True
+    sessions = args.sessions.get(seed)  # signed-in people at this table (--signed-in)
     while run.running():
         try:
             sockets = await open_table(http, bases, args.game, args.players, args.bots,
-                                       rng.randrange(len(bases)))
+                                       rng.randrange(len(bases)), sessions)
         except httpx.TransportError as e:  # a kept-alive connection the server closed
             run.error(f"setup {type(e).__name__}")  # (a stall on a loaded machine): anew
             continue
@@ -248,8 +280,8 @@ async def table_loop(http: httpx.AsyncClient, bases: list[str], args: argparse.N
             ready.release()
             first = False
         try:
-            await asyncio.gather(*(seat_client(ws, run, random.Random(rng.random()))
-                                   for ws in sockets))
+            await asyncio.gather(*(seat_client(ws, run, random.Random(rng.random()),
+                                               bool(sessions)) for ws in sockets))
         except Exception as e:  # a node went away (--kill-after): a new table
             run.error(f"socket {type(e).__name__}")
             continue
@@ -294,7 +326,8 @@ async def client_main(base: str, args: argparse.Namespace, seeds: list[int],
         for r in results:
             if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError):
                 run.error(f"client {type(r).__name__}")
-    return {"latencies": run.latencies, "actions": run.actions, "games": run.games,
+    return {"latencies": run.latencies, "signed_latencies": run.signed_latencies,
+            "actions": run.actions, "games": run.games,
             "errors": run.errors, "cpu": time.process_time() - cpu0}
 
 
@@ -431,8 +464,17 @@ def measure(args: argparse.Namespace, base: str, pid: int | list[int]) -> None:
           f"{args.clients} client process(es)"
           f"{f', {args.nodes} cluster nodes' if args.nodes else ''}")
     print(f"actions {actions}  actions/s {actions / elapsed:.0f}  games finished {games}")
-    print(f"latency ms  p50 {pct(lat, 50):.1f}  p95 {pct(lat, 95):.1f}  p99 {pct(lat, 99):.1f}"
-          f"  max {max(lat, default=float('nan')):.1f}")
+    signed = [x * 1000 for p in parts for x in p["signed_latencies"]]
+    for label, values in (("latency ms", lat + signed), ("  guests", lat),
+                          ("  signed-in", signed)):
+        if label != "latency ms" and (not signed or not lat):
+            continue  # one kind of player only: the line above is theirs
+        print(f"{label:<11} p50 {pct(values, 50):.1f}  p95 {pct(values, 95):.1f}  "
+              f"p99 {pct(values, 99):.1f}  max {max(values, default=float('nan')):.1f}"
+              f"  ({len(values)} actions)")
+    if signed and lat:
+        print(f"signed-in p99 / guests' p99: {pct(signed, 99) / pct(lat, 99):.2f} "
+              f"(target: within 10 %, at most 1.10)")
     print(f"errors {errors or 0}")
     print(f"server CPU {cpu:.1f} s = {cpu / elapsed * 100:.0f}% of one core, "
           f"{cpu * 1000 / max(1, actions):.2f} ms per action ({system / max(cpu, 1e-9):.0%} "
@@ -476,6 +518,9 @@ def main() -> None:
                          "(--db, default a fresh database on 127.0.0.1) and --redis; "
                          "0: one server alone; a list (1,3) runs each in turn")
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    ap.add_argument("--signed-in", default="none", choices=["none", "half", "all"],
+                    help="signed-in people at no table, every other table or every table "
+                         "(their latencies printed apart from the guests')")
     ap.add_argument("--lease", type=float, default=3.0, help="the nodes' --lease (s)")
     ap.add_argument("--kill-after", type=float, default=0.0,
                     help="with --nodes 2 or more: SIGKILL node 0 this many seconds into "
@@ -528,8 +573,11 @@ def run(args: argparse.Namespace) -> None:
         for line in (Path(tmp) / "server0.out").read_text().splitlines():
             if line.startswith("event loop"):
                 print(f"server: {line}")
+        args.sessions = sign_in(args, db)
         pids = [proc.pid for proc, _ in nodes]
         measure(args, ",".join(base for _, base in nodes), pids if args.nodes else pids[0])
+        if args.sessions:
+            print(f"seats taken by signed-in people: {signed_seats(db)}")
     finally:
         for proc, _ in nodes:
             proc.send_signal(signal.SIGTERM)
@@ -554,6 +602,64 @@ def run(args: argparse.Namespace) -> None:
             with psycopg.connect("host=127.0.0.1 user=postgres dbname=postgres",
                                  autocommit=True) as conn:
                 conn.execute(f"DROP DATABASE IF EXISTS {made_db} WITH (FORCE)")
+
+
+def sign_in(args: argparse.Namespace, db: str) -> dict[int, list[tuple[str, str]]]:
+    """The signed-in people of ``--signed-in``: per table slot (its seed), a session
+    (token, CSRF token) for each human seat. Written to the server's database as sign-up
+    and sign-in would (accounts, then sessions), in one go."""
+    if args.signed_in == "none":
+        return {}
+    from argon2 import PasswordHasher
+    from sqlalchemy import insert, select
+
+    from spieltisch.server.accounts import SESSION_SECONDS, name_key, token_hash
+    from spieltisch.server.store import Store
+
+    humans = args.players - args.bots
+    step = 2 if args.signed_in == "half" else 1
+    slots = list(range(1 if step == 2 else 0, args.tables, step))  # odd slots for "half"
+    store = Store(db)  # the schema is the server's already: nothing to migrate
+    t = store.account_tables
+    hashed = PasswordHasher().hash("load test password")
+    now = time.time()
+    out: dict[int, list[tuple[str, str]]] = {}
+    try:
+        with store.engine.begin() as conn:
+            names = [f"load{slot}x{i}" for slot in slots for i in range(humans)]
+            conn.execute(insert(t.accounts), [
+                {"name": n, "name_key": name_key(n), "password_hash": hashed, "lang": "en",
+                 "created": now} for n in names])
+            ids = {r.name: r.id for r in conn.execute(
+                select(t.accounts.c.name, t.accounts.c.id))}
+            rows = []
+            for slot in slots:
+                out[slot] = []
+                for i in range(humans):
+                    token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+                    out[slot].append((token, csrf))
+                    rows.append({"token_hash": token_hash(token), "csrf": csrf,
+                                 "account_id": ids[f"load{slot}x{i}"], "created": now,
+                                 "expires": now + SESSION_SECONDS})
+            conn.execute(insert(t.sessions), rows)
+    finally:
+        store.close()
+    return out
+
+
+def signed_seats(db: str) -> int:
+    """Seats that remember an account (the signed-in people were taken for who they are)."""
+    from sqlalchemy import func, select
+
+    from spieltisch.server.store import Store
+
+    store = Store(db)
+    try:
+        with store.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(store.seats).where(
+                store.seats.c.account_id.is_not(None))).scalar_one())
+    finally:
+        store.close()
 
 
 def start_server(args: argparse.Namespace, tmp: str, db: str, cluster: list[str],

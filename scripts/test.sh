@@ -6,8 +6,10 @@
 # The whole suite, in parts (each part's seconds and the 25 slowest tests print at the end):
 #   1. the compiled build (docs/performance.md) made as the docs say, in a fresh virtualenv
 #      with build isolation, while mypy checks the types;
-#   2. every test but the serial and volume ones, on both cores, with branch coverage;
-#   3. the serial tests (servers, browsers, terminals, Ray; some measure time), one at a
+#   2. every test but the serial and volume ones, on both cores, with branch coverage, and
+#      beside them, one at a time and first in line for the cores, the serial tests that
+#      measure no time but wait (installs, Ray, cluster nodes: mark ``waits``);
+#   3. the other serial tests (servers, browsers, terminals; some measure time), one at a
 #      time, with coverage (the servers they start included);
 #   4. beside them, at the lowest priority, on the compiled build, without coverage: the
 #      rules (core, each game's scenarios and invariants) and the volume tests (many or
@@ -133,17 +135,27 @@ compiled_part() {
 
 rm -f .coverage .coverage.*
 if [ "$whole" = 1 ]; then
-    .venv/bin/python -m coverage run -m pytest -n auto --dist worksteal \
+    # The serial tests that measure no time but wait (an install, Ray, cluster nodes and
+    # their failovers) run one at a time beside the tests on every core, which yield the
+    # cores to them (nice 10). Their output follows the others'.
+    .venv/bin/python -m coverage run -m pytest -m "serial and waits" "$(report waits)" "$@" \
+        > build/waiting-tests.log 2>&1 &
+    waiting=$!
+    background+=("$waiting")
+    nice -n 10 .venv/bin/python -m coverage run -m pytest -n auto --dist worksteal \
         -m "not serial and not volume" "$(report parallel)" "$@" || status=$?
     lap "tests: engine and more, on every core"
+    wait "$waiting" || status=$((status ? status : $?))
+    cat build/waiting-tests.log
+    lap "tests: the waiting ones (install, Ray, cluster), after the engine tests"
     # The serial tests mostly wait (for servers, browsers, Ray): meanwhile the compiled part
     # takes what the cores have left, at the lowest priority (nice 19: a serial test's
     # process that wakes up gets its core back at once). Its output follows theirs.
     compiled_part "$@" > build/compiled-tests.log 2>&1 &
     compiled_tests=$!
     background+=("$compiled_tests")
-    .venv/bin/python -m coverage run -m pytest -m serial "$(report serial)" "$@" \
-        || status=$((status ? status : $?))
+    .venv/bin/python -m coverage run -m pytest -m "serial and not waits" "$(report serial)" \
+        "$@" || status=$((status ? status : $?))
     lap "tests: servers, browsers, terminals, Ray (alone but for the compiled part)"
     wait "$compiled_tests" || status=$((status ? status : $?))
     cat build/compiled-tests.log

@@ -13,7 +13,14 @@ SERIAL_FILES = {"test_ray.py", "test_realtime_terminal.py", "test_fresh_machine.
 #: prefix, a free port): they run on every core with the rest.
 PARALLEL_SERVER_FILES = {"test_long_games.py", "test_migrate.py", "test_store.py",
                          "test_texts.py", "test_http_fuzz.py", "test_fuzz.py",
-                         "test_games.py"}
+                         "test_games.py", "test_people.py", "test_serve.py",
+                         "test_accounts.py", "test_chat.py", "test_ratings.py",
+                         "test_meeting.py", "test_passkeys.py"}
+#: Serial tests that measure no time but spend it waiting (for an install, Ray, cluster
+#: nodes and their failovers): scripts/test.sh runs them one at a time beside the tests on
+#: every core, at a higher priority than those, rather than after them (mark ``waits``).
+WAITING_FILES = {"test_fresh_machine.py", "test_ray.py", "test_cluster.py",
+                 "test_cluster_faults.py", "test_crash.py", "test_lifecycle.py"}
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marks
@@ -25,4 +32,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             continue
         if item.path.parent.name in SERIAL_DIRS or item.path.name in SERIAL_FILES:
             item.add_marker(pytest.mark.serial)
+            if item.path.name in WAITING_FILES:
+                item.add_marker(pytest.mark.waits)
     items.sort(key=lambda item: item.path.name == "test_ray.py")

@@ -422,7 +422,8 @@ def test_the_copy_source_treats_each_kind_of_field_as_declared():
 
     s = Kinds.empty(ToyGame(2, {}), Shuffler(random.Random(0)))
     s.maybe, s.nothing, s.marks, s.label = [1], None, {1: 2}, ("a",)
-    s._memo, s._legal_cache = "cached", (id(s), s.move_number, 0, [1])
+    s._memo, s._legal_list, s._legal_seat = "cached", [1], 0
+    s._legal_owner, s._legal_move = id(s), s.move_number
     chance = Shuffler(random.Random(1))
     c = s._copy(chance)
     c.maybe.append(2)
@@ -430,11 +431,12 @@ def test_the_copy_source_treats_each_kind_of_field_as_declared():
     c.hands[1].append(5)
     assert (s.maybe, s.marks, s.hands, c.nothing, c.label is s.label) == \
         ([1], {1: 2}, [[0, 2], [1]], None, True)
-    assert (c._memo, "_memo" in vars(c), "_legal_cache" in vars(c), c.shuffler is chance) == \
+    assert (c._memo, "_memo" in vars(c), "_legal_list" in vars(c), c.shuffler is chance) == \
         (None, False, False, True)
     same = [n for n in (*BASE_FIELDS, *Kinds.FIELDS) if n not in ("shuffler", "maybe", "marks",
                                                                    "hands", "_memo")]
-    assert [getattr(c, n) for n in same] == [getattr(s, n) if n != "_legal_cache" else None
+    caches = {n for n, kind in BASE_FIELDS.items() if kind is Copy.CACHE}
+    assert [getattr(c, n) for n in same] == [getattr(type(s), n) if n in caches else getattr(s, n)
                                               for n in same]
 
 

@@ -25,12 +25,14 @@ from __future__ import annotations
 import json
 import random
 import statistics
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .bots import make_bot
+from .bots.base import Bot, Observation
 from .core.game import ConfigError
 from .core.registry import get_spec
 from .runner import play_out
@@ -70,20 +72,51 @@ def matches_for(game: str, players: int, options: dict[str, Any], specs: Sequenc
             for i in range(rounded_games(games, k))]
 
 
-def play_match(m: Match) -> dict[str, Any]:
-    """Play one game; the record holds what the table and the ratings need."""
+class Timed(Bot):
+    """A bot that counts its decisions and the CPU time they take."""
+
+    def __init__(self, bot: Bot) -> None:
+        super().__init__(bot.game, bot.seat)
+        self.bot = bot
+        self.decisions = 0
+        self.seconds = 0.0
+
+    def act(self, obs: Observation) -> int | None:
+        return self._timed(self.bot.act, obs)
+
+    def react(self, obs: Observation) -> int | None:
+        return self._timed(self.bot.react, obs)
+
+    def _timed(self, decide: Callable[[Observation], int | None],
+               obs: Observation) -> int | None:
+        start = time.process_time()
+        try:
+            return decide(obs)
+        finally:
+            self.seconds += time.process_time() - start
+            self.decisions += 1
+
+
+def play_match(m: Match, timed: bool = False) -> dict[str, Any]:
+    """Play one game; the record holds what the table and the ratings need (``timed``:
+    and each seat's decisions and their CPU seconds, for the ladder)."""
     game = get_spec(m.game).configure(m.players, dict(m.options))
     deal_seed = game_seed(m.seed, m.deal)
     run_seed = game_seed(m.seed + 1_000_003, m.index)
     state = game.new_state(seed=deal_seed)
-    bots = [make_bot(game, m.specs[b], seat, run_seed + 7919 * (seat + 1))
-            for seat, b in enumerate(m.seat_bots)]
-    out = play_out(state, bots, random.Random(run_seed))
+    bots: list[Bot] = [make_bot(game, m.specs[b], seat, run_seed + 7919 * (seat + 1))
+                       for seat, b in enumerate(m.seat_bots)]
+    clocks = [Timed(b) for b in bots] if timed else []
+    out = play_out(state, clocks or bots, random.Random(run_seed))
     result = state.result()
-    return {"index": m.index, "deal": m.deal, "deal_seed": deal_seed, "seed": run_seed,
-            "bots": [m.specs[b] for b in m.seat_bots], "winner": result.winner,
-            "scores": list(result.scores), "ranks": list(result.ranks),
-            "actions": len(out.actions)}
+    record = {"index": m.index, "deal": m.deal, "deal_seed": deal_seed, "seed": run_seed,
+              "bots": [m.specs[b] for b in m.seat_bots], "winner": result.winner,
+              "scores": list(result.scores), "ranks": list(result.ranks),
+              "actions": len(out.actions)}
+    if timed:
+        record.update(decisions=[c.decisions for c in clocks],
+                      cpu_seconds=[c.seconds for c in clocks])
+    return record
 
 
 def run(matches: Sequence[Match], jobs: int = 1,

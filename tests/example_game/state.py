@@ -318,13 +318,17 @@ class MudslideState(State["MudslideGame"]):
 
     def determinise(self, seat: int, rng: random.Random) -> MudslideState:
         """The other hands, their choices and the stock resampled from the cards ``seat``
-        has not seen; the card it passed left stays with that neighbour while held."""
+        has not seen; the card it passed left stays with that neighbour while held.
+
+        A function of ``seat``'s view and ``rng`` (docs/engine.md, "Determinise"): the
+        unseen cards are shuffled from id order, never from where they really are."""
         s = self._copy(self.shuffler.reseeded(rng))
         left = self._left(seat)
         pinned = self.passed[seat] if self.passed[seat] in self.hands[left] else -1
         others = [k for k in range(self.num_players) if k != seat]
         unseen = [c for k in others for c in self.hands[k] if c != pinned] + \
             [self.giving[k] for k in others if self.giving[k] >= 0] + self.stock
+        unseen.sort()  # what is unseen, not where
         rng.shuffle(unseen)
         for k in others:
             size = len(self.hands[k]) - (k == left and pinned >= 0)

@@ -9,6 +9,7 @@ import re
 import subprocess
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -252,3 +253,25 @@ def check_logs(replay: dict[str, Any], seat: int | None, messages: list[dict[str
             assert [(line["index"], line["text"]) for line in msg["log"]] == wanted, msg
         checked += len(texts)
     return checked
+
+
+def app_lobby(client: Any) -> Any:
+    """The ``Lobby`` of an in-process application (a ``TestClient``'s)."""
+    return client.app.state.lobby
+
+
+def app_client(url: str, prefix: str | None = None, base_url: str = "http://testserver"
+               ) -> Iterator[Any]:
+    """An in-process application on the database ``url`` (a table prefix of its own unless
+    given), as a ``TestClient``; its tables dropped afterwards."""
+    from starlette.testclient import TestClient
+
+    from spieltisch.server.app import create_app
+    from spieltisch.server.config import ServerConfig
+
+    app = create_app(ServerConfig(db_url=url, table_prefix=prefix or unique_prefix()))
+    with TestClient(app, base_url=base_url) as client:
+        try:
+            yield client
+        finally:
+            app_lobby(client).store.drop_all()

@@ -67,6 +67,6 @@ def test_garbage_is_answered_and_changes_nothing(table, msg: str) -> None:
         state = json.loads(ws.recv(TIMEOUT))
     assert state["index"] == welcome["index"] and state["view"] == welcome["view"]
     for r in replies:
-        assert r["type"] in ("error", "pong", "state", "seats", "ping")
+        assert r["type"] in ("error", "pong", "state", "seats", "ping", "chat_history")
         if r["type"] == "error":
             assert r["code"] and r["message"]

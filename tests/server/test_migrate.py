@@ -27,7 +27,7 @@ from spieltisch.server.store import Store, make_engine
 from .helpers import unique_prefix
 
 #: The newest revision (``migrations/versions``): a new revision changes this line.
-NEWEST = "r0003"
+NEWEST = "r0007"
 
 LEGACY = json.loads((Path(__file__).parent / "data" / "store-before-migrations.json")
                     .read_text())

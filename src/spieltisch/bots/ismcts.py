@@ -6,7 +6,11 @@ Every iteration:
 
 1. **determinise**: ``obs.sample_state(rng)`` gives a full state consistent with
    the seat's view (the game's ``determinise``; future chance gets a fresh
-   generator), so hidden cards are resampled every iteration;
+   generator), so hidden cards are resampled every iteration. The sample is a function
+   of the seat's view and the generator alone (``docs/engine.md``, "Determinise"), and
+   the search reads the true state only through its seat's window (the root's legal
+   actions, the hint's bot): two states the seat cannot tell apart get the same
+   decision from the same seed (``tests/test_search_fairness.py``);
 2. **select** down the tree with UCB1 *with availability counts*: an edge's
    exploration term uses the number of iterations in which it was available (legal
    in that determinisation), not its parent's visits;

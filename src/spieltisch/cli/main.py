@@ -409,6 +409,9 @@ _register_serve(app)
 from .tournament import register as _register_tournament  # noqa: E402
 
 _register_tournament(app)
+from .ladder import register as _register_ladder  # noqa: E402
+
+_register_ladder(app)
 from .lab import register as _register_lab  # noqa: E402
 
 _register_lab(app)

@@ -367,5 +367,8 @@ def db_current(db: DbOpt = None) -> None:
 
 
 def register(app: typer.Typer) -> None:
+    from .chat_reports import chat_reports  # a moderator's list (server/chat.py)
+
+    db_app.command("chat-reports")(chat_reports)
     app.command()(serve)
     app.add_typer(db_app, name="db")

@@ -56,7 +56,11 @@ BASE_FIELDS: dict[str, Copy] = {
     "move_number": Copy.VALUE,
     "opening": Copy.VALUE,
     "record_events": Copy.VALUE,
-    "_legal_cache": Copy.CACHE,
+    "_phases": Copy.VALUE,
+    "_legal_owner": Copy.CACHE,
+    "_legal_move": Copy.CACHE,
+    "_legal_seat": Copy.CACHE,
+    "_legal_list": Copy.CACHE,
 }
 
 

@@ -515,6 +515,8 @@ class State(ABC, Generic[G]):
     PHASES: ClassVar[PhaseTable[Any] | None] = None
     #: The current phase, a member of the game's ``Phase`` enum (games with ``PHASES``).
     phase: Any
+    #: ``PHASES`` of the state's class (set by ``__init__``; see there).
+    _phases: PhaseTable[Any] | None
 
     def __init__(self, game: G, shuffler: Shuffler) -> None:
         """A state of ``game`` with ``shuffler`` as its chance and no fields of its own
@@ -522,6 +524,10 @@ class State(ABC, Generic[G]):
         self.game = game
         self.shuffler = shuffler
         self.move_number = 0
+        # The class's table, read from the instance: the dispatch below reads it on every
+        # call, and an instance's attribute is one slot read where ``PHASES`` is a lookup
+        # through the class.
+        self._phases = self.PHASES
 
     @classmethod
     def empty(cls: type[S], game: Any, shuffler: Shuffler) -> S:
@@ -566,7 +572,7 @@ class State(ABC, Generic[G]):
         """Seats the game waits for (any order). Empty when over or waiting only on time.
 
         Default: the ``seats`` of the current phase's rule (``PHASES``)."""
-        table = self.PHASES
+        table = self._phases
         if table is None:
             raise NotImplementedError(f"{type(self).__name__} has no to_act and no PHASES")
         seats: Sequence[int] = table.seats_of[self.phase](self)
@@ -576,7 +582,7 @@ class State(ABC, Generic[G]):
         """Seats that may act now although the game does not wait for them.
 
         Default: the ``window`` of the current phase's rule, else nobody."""
-        table = self.PHASES
+        table = self._phases
         if table is None:
             return ()
         seats: Sequence[int] = table.window_of[self.phase](self)
@@ -589,11 +595,16 @@ class State(ABC, Generic[G]):
 
     def phase_name(self) -> str | None:
         """The current phase's name for views (``"play"``); None for a game without phases."""
-        table = self.PHASES
+        table = self._phases
         return None if table is None else table.names[self.phase]
 
-    #: (owner id, move number, seat, actions): see ``legal_actions``.
-    _legal_cache: tuple[int, int, int, list[int]] | None = None
+    # The last list ``legal_actions`` made and what it was made for: the state (its id),
+    # the move number and the seat. Four plain attributes, not a tuple: the compiled
+    # build reads each as a slot, where each item of a typed tuple is unpacked and checked.
+    _legal_owner: int = -1
+    _legal_move: int = -1
+    _legal_seat: int = -1
+    _legal_list: list[int] | None = None
 
     def legal_actions(self, seat: int) -> list[int]:
         """The actions ``seat`` may correctly take now (faulty attempts excluded).
@@ -602,12 +613,15 @@ class State(ABC, Generic[G]):
         generates them once. Do not mutate the returned list. The cache is keyed by
         the object's id too, so a clone or determinisation never trusts it.
         """
-        cache = self._legal_cache
-        if cache is not None and cache[1] == self.move_number and cache[2] == seat \
-                and cache[0] == id(self):
-            return cache[3]
+        listed = self._legal_list
+        if listed is not None and self._legal_move == self.move_number \
+                and self._legal_seat == seat and self._legal_owner == id(self):
+            return listed
         actions = self._legal_actions(seat)
-        self._legal_cache = (id(self), self.move_number, seat, actions)
+        self._legal_owner = id(self)
+        self._legal_move = self.move_number
+        self._legal_seat = seat
+        self._legal_list = actions
         return actions
 
     def _legal_actions(self, seat: int) -> list[int]:
@@ -615,7 +629,7 @@ class State(ABC, Generic[G]):
 
         Default: the current phase's ``legal`` handler (none for a seat that may not act:
         the handler checks; the conformance suite holds it to that)."""
-        table = self.PHASES
+        table = self._phases
         if table is None:
             raise NotImplementedError(f"{type(self).__name__} has no _legal_actions")
         actions: list[int] = table.legal_of[self.phase](self, seat)
@@ -654,7 +668,7 @@ class State(ABC, Generic[G]):
         """Why an unlisted action is illegal (``illegal(N_(template), **args)``).
 
         Default: the current phase's ``why`` handler, else the generic reasons."""
-        table = self.PHASES
+        table = self._phases
         if table is not None:
             why = table.why_of[self.phase]
             if why is not None:
@@ -702,7 +716,7 @@ class State(ABC, Generic[G]):
 
         Default: the current phase's ``apply`` handler; ``CLOCK``'s deadline actions
         go to the phase's handler too."""
-        table = self.PHASES
+        table = self._phases
         if table is None:
             raise NotImplementedError(f"{type(self).__name__} has no _apply")
         events: list[Event] = table.apply_of[self.phase](self, seat, action)
@@ -714,7 +728,7 @@ class State(ABC, Generic[G]):
     def deadlines(self) -> Sequence[Deadline]:
         """Timers running now. Default: the current phase's ``deadline`` handler; games
         without real-time rules have none."""
-        table = self.PHASES
+        table = self._phases
         if table is None:
             return ()
         deadlines: Sequence[Deadline] = table.deadline_of[self.phase](self)
@@ -897,6 +911,10 @@ class GameSpec:
     rank_keys: Callable[[Any, Result], Sequence[Any]] | None = None
     #: The end rule always leaves exactly one winner (no shared first place).
     one_winner: bool = False
+    #: The fixed OpenSkill rating (mu, sigma) of each bot level ("easy", "medium",
+    #: "hard") as a rated opponent (``server.ratings``), calibrated with the tournament
+    #: (docs/server.md, "Ratings"); a level missing: the model's default.
+    bot_ratings: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     #: The lab's profile of the game (``lab.profiles.GameProfile``), loaded when the lab
     #: asks (the package need not import the lab); None: the lab's generic answers.
     lab_profile: Callable[[], Any] | None = None

@@ -8,9 +8,9 @@ opens and closes it (one line of prose each) and its deadlines if it is timed.
 
 ``State`` consults the table of a class that sets ``PHASES`` (``core/game.py``): its
 default ``to_act``, ``out_of_turn``, ``_legal_actions``, ``_apply``, ``_why_illegal``
-and ``deadlines`` dispatch on ``self.phase``. A lookup is one tuple index by the
-phase's value, as fast as the ``if``/``elif`` chain it replaces. No code depends on
-the numeric order of phases: the values are only indices.
+and ``deadlines`` dispatch on ``self.phase``: one tuple index by the phase's value and
+one call of the handler (the state holds its class's table in a slot, ``_phases``). No
+code depends on the numeric order of phases: the values are only indices.
 
 The table prints itself as Markdown (``PhaseTable.markdown``) for docs and docstrings.
 """

@@ -15,7 +15,9 @@ are one node. Turns follow the RL environments' polling order, with a ``decline`
 (the last action id) for optional out-of-turn chances. Information states have perfect
 recall as strings; there is no information-state tensor (a fixed size cannot hold the
 unbounded histories), so neural algorithms take the observation tensor, as OpenSpiel's
-``rl_environment`` does by itself for such games (``observer.py``). Resampling uses
+``rl_environment`` does by itself for such games (``observer.py``). Small research
+configurations (``research=True``: a small deck, one deal, one chance node per deal, an
+information-state tensor) are in ``research.py``. Resampling uses
 ``State.determinise``, serialising the position format. Rewards are ``State.returns()``
 at the end: +1 for the winner, -1 for the others, 0 for all on a tie. See ``docs/rl.md``
 ("OpenSpiel").
@@ -31,6 +33,7 @@ from ..core.game import GameSpec
 from ..core.registry import game_names, get_spec
 from .evaluator import EstimateEvaluator
 from .game import SpielGame, SpielState
+from .research import parameters as research_parameters
 
 PREFIX = "spieltisch_"
 
@@ -39,6 +42,7 @@ def game_type(spec: GameSpec) -> pyspiel.GameType:
     """The OpenSpiel type of a registered game."""
     params: dict[str, Any] = {"players": spec.default_players}
     params.update({o.name: o.default for o in spec.options})
+    params.update(research_parameters(spec.name))  # research.py: ``research`` and sizes
     return pyspiel.GameType(
         short_name=PREFIX + spec.name,
         long_name=f"spieltisch {spec.title}",

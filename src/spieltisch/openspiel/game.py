@@ -119,7 +119,7 @@ class Table:
 
     # -- copying and serialising ------------------------------------------------------------
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
-        t = Table.__new__(Table)
+        t = type(self).__new__(type(self))  # a research table adds its own (research.py)
         t.game = self.game
         t.engine = self.engine.clone() if self.engine is not None else None
         t.pending = self.pending
@@ -338,7 +338,7 @@ class Table:
         what it has seen; another seat's information starts from its view now (its
         earlier observations belong to the original deal and cannot be resampled)."""
         assert self.engine is not None and self.need is None and self.pending is None
-        t = Table.__new__(Table)
+        t = type(self).__new__(type(self))
         t.__dict__.update(self.__dict__)
         t.engine = self.engine.determinise(seat, rng)
         ChanceShuffler.install(t.engine)
@@ -441,9 +441,22 @@ class SpielGame(pyspiel.Game):
     game_type: pyspiel.GameType
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
+        from . import research
+
         spec = self.spec
         params = dict(params or {})
         players = int(params.pop("players", spec.default_players))
+        #: The research configuration's shared setup (``research.py``), or None.
+        self.research: research.Setup | None = None
+        if params.pop("research", False):
+            self.engine_game, self.research = research.setup_game(self, spec.name, players,
+                                                                  params)
+            super().__init__(research.game_type(self.game_type, self.engine_game.num_players,
+                                                 self.research.config.tensor),
+                             research.game_info(self.engine_game, self.research),
+                             self.research.params)
+            return
+        research.pop_sizes(spec.name, params)  # sizes alone do not make a research game
         self.engine_game = spec.configure(players, params)
         g = self.engine_game
         info = pyspiel.GameInfo(
@@ -460,7 +473,12 @@ class SpielGame(pyspiel.Game):
         super().__init__(self.game_type, info, {"players": players, **params})
 
     def new_initial_state(self) -> SpielState:
-        return SpielState(self)
+        state = SpielState(self)
+        if self.research is not None:
+            from .research import ResearchTable
+
+            state.t = ResearchTable(self.engine_game, self.research)
+        return state
 
     def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
                          params: dict[str, Any] | None = None) -> Any:

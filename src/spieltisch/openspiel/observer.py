@@ -19,6 +19,9 @@ OpenSpiel asks a Python game for an observer per kind of observation
   own long card games (crazy_eights, gin_rummy, hanabi, skat, spades) do the same; its
   ``rl_environment`` then takes the observation tensor.
 
+A research configuration (``research.py``) is bounded: its information state has a
+tensor too (``ResearchTable.information_tensor``), where the configuration offers one.
+
 Public-only observations (``private_info=NONE``) and observations of all players' private
 information are not offered.
 """
@@ -50,12 +53,23 @@ class SpielObserver:
             raise ValueError("only the seat's own observation (public and its private "
                              "information) is offered")
         self.perfect_recall = kind.perfect_recall
-        # perfect recall: a string only (see the module docstring)
+        # perfect recall: a string only (see the module docstring), but for a research
+        # game (research.py), which is bounded: its tensor holds the whole history
+        self.research = (game.research is not None and game.research.config.tensor
+                         and self.perfect_recall)
         self.encoder = None if self.perfect_recall else encoder_for(game.engine_game)
-        self.tensor = np.zeros(self.encoder.size if self.encoder else 0, np.float32)
-        self.dict = {"observation": self.tensor} if self.encoder else {}
+        size = self.encoder.size if self.encoder else 0
+        if self.research and game.research is not None:
+            from .research import ResearchTable
+
+            size = ResearchTable(game.engine_game, game.research).tensor_size()
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor} if size else {}
 
     def set_from(self, state: SpielState, player: int) -> None:
+        if self.research:
+            state.t.information_tensor(player, self.tensor)  # type: ignore[attr-defined]
+            return
         if self.encoder is None:
             raise ValueError("the information state is a string only: a fixed-size tensor "
                              "cannot hold these games' unbounded histories (use the "

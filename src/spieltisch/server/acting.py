@@ -20,6 +20,7 @@ from ..core.game import Check, IllegalAction, Verdict, translate_reason
 from ..i18n import N_, Translator
 from .conn import Conn, err
 from .ending import ABANDONED, ENDED
+from .ratings import rate_ended
 from .store import StaleOwner, StorageError
 from .timing import Entry, EntryKind, LagQuota, RaceWindow
 
@@ -92,6 +93,7 @@ class Acting:
                 log.exception("table %s: storing the end of the game failed", self.rt.code)
             self.rt.row.status = "over"
             self.rt.row.result = result
+            await rate_ended(self.rt)  # a rated table's ratings, exactly once (ratings)
             self.rt.ending._open_offer()
         elif len(self.rt.log) >= self.rt.length_bound():
             await self.rt.ending._abandon()

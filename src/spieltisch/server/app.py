@@ -58,7 +58,8 @@ log = logging.getLogger("spieltisch.server")
 HTTP_STATUS = {
     "private": 403, "no_table": 404, "broken": 409, "expired": 409, "not_over": 409,
     "seat_taken": 409, "table_full": 409, "too_large": 413, "too_many_joins": 429,
-    "too_many_tables": 429, "unavailable": 503,
+    "too_many_tables": 429, "unavailable": 503, "rated_needs_account": 403,
+    "rated_seated": 409,
 }
 
 
@@ -177,7 +178,7 @@ def stored_info(row: TableRow, lang: str) -> dict[str, Any]:
                   for s in row.seats],
         "names": names, "winner": names[winner] if isinstance(winner, int) else None,
         "practice": row.practice, "pace": row.pace, "rematch": row.rematch,
-        "rematch_of": row.rematch_of}
+        "rematch_of": row.rematch_of, "rated": row.rated}
 
 
 def finite(value: Any) -> Any:
@@ -367,14 +368,25 @@ def create_app(config: ServerConfig | None = None,
         finally:
             await lobby.close()
 
-    from .account_routes import account_routes  # sign up, sign in (accounts.py)
+    # sign up, sign in (accounts.py); the CSRF check of signed-in requests
+    from .account_routes import CsrfCheck, account_routes
+    from .chat_routes import chat_routes  # reporting a chat message (chat.py)
     from .lab_pages import lab_routes  # the designer's lab reports (docs/lab.md)
+    from .meeting import meeting_routes  # open tables, quick-join, waiting lists
+    from .my_games import my_games_routes  # a person's games (history.js)
+    from .passkey_routes import passkey_routes  # passkeys (WebAuthn) of accounts
+    from .rating_routes import rating_routes  # profiles and leaderboards (ratings.py)
     from .web import web_routes  # the browser client (static/, docs/client.md)
 
     routes = [
         *web_routes(),  # serves "/" before the placeholder below
         *lab_routes(),  # the lab's reports made on this machine, at /lab
         *account_routes(),
+        *passkey_routes(),
+        *chat_routes(),
+        *rating_routes(),
+        *meeting_routes(),
+        *my_games_routes(),
         Route("/", index),
         Route("/api/games", list_games),
         Route("/api/tables", list_tables, methods=["GET"]),
@@ -386,7 +398,7 @@ def create_app(config: ServerConfig | None = None,
         WebSocketRoute("/ws/{code}", ws_endpoint),
     ]
     return Starlette(routes=routes, lifespan=lifespan,
-                     middleware=[Middleware(Guard, config=cfg)],
+                     middleware=[Middleware(Guard, config=cfg), Middleware(CsrfCheck)],
                      exception_handlers={LobbyError: api_error, SpieltischError: api_error,
                                          StorageError: database_error,
                                          **{e: database_error for e in STORAGE_ERRORS}})

@@ -13,6 +13,7 @@ from ..core.scoresheet import ScoreSheet, generic_sheet, history, sheet_of
 from ..i18n import N_
 from ..replay import Replay
 from .conn import Conn, err
+from .ratings import left_json
 from .rematch import CLOSED, DECLINED, OPEN, STARTED, RematchOffer, rematch_token, rotated
 from .texts import server_tr
 
@@ -95,7 +96,11 @@ class Ending:
     def sheet_json(self, ctx: narration.Context) -> dict[str, Any] | None:
         """The score sheet in the language of ``ctx``, with the game's length."""
         sheet = self.score_sheet()
-        return None if sheet is None else sheet.to_json(ctx, self.seconds_played())
+        if sheet is None:
+            return None
+        # who left and when ("left in round 2", ``ratings``), under the sheet
+        left = [f"{x['name']}: {x['text']}" for x in left_json(self.rt, ctx.tr.lang)]
+        return sheet.to_json(ctx, self.seconds_played()) | ({"left": left} if left else {})
 
     def _open_offer(self) -> None:
         """The game ended: a table with people offers a rematch (bots accept at once) for

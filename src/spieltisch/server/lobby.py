@@ -30,9 +30,11 @@ from ..core.registry import get_spec
 from ..i18n import N_, Translator
 from ..narration import BOT_NAMES
 from .accounts import Account, AccountStore
+from .chat import flush_writes
 from .config import ServerConfig
 from .flight import SingleFlight
 from .guard import Buckets
+from .ratings import rated_choice, seat_refusal
 from .rematch import OPEN, RematchOffer, rematch_token, rotated
 from .steps import Checkpoints
 from .store import FIRST_EPOCH, SeatRow, StorageError, Store, TableRow
@@ -111,6 +113,8 @@ class Lobby:
         #: Tables of a server of its own being claimed anew from their log (``_reopen``):
         #: a client that asks for one meanwhile waits for it (``fetch``).
         self.reopening: dict[str, asyncio.Task[TableRuntime | None]] = {}
+        #: Set once this server stops (``drain``, ``close``): long polls answer at once.
+        self.stopping = asyncio.Event()
 
     def _runtime(self, row: TableRow) -> TableRuntime:
         rt = TableRuntime(row, self.store, self.config, on_over=self._evict)
@@ -286,11 +290,15 @@ class Lobby:
                     await c.hangup(1012, "the table was reopened")
 
     async def drain(self) -> None:
-        """A cluster node hands its tables to the others (SIGTERM); nothing alone."""
+        """The server begins to stop (SIGTERM): long polls answer; a cluster node hands
+        its tables to the others (their chat written first: the next node reads it)."""
+        self.stopping.set()  # before uvicorn waits for the requests under way
         if self.cluster is not None:
+            await flush_writes(list(self.tables.values()))
             await self.cluster.drain()
 
     async def close(self) -> None:
+        self.stopping.set()
         for task in list(self.reopening.values()):
             task.cancel()
         if self.cluster is not None:
@@ -301,6 +309,9 @@ class Lobby:
                 await self._sweeper
         for rt in [*self.tables.values(), *self.rematching.values()]:
             await rt.close()
+        # the chat's writes under way land before the store goes
+        await flush_writes([*self.tables.values(), *self.rematching.values(),
+                            *self._finished.values()])
         if self._replay_pool is not None:  # a replay in the works is not waited for
             self._replay_pool.shutdown(wait=False, cancel_futures=True)
             self._replay_pool = None
@@ -463,6 +474,7 @@ class Lobby:
                                                       "'bot:LEVEL'."), seat=i + 1,
                                spec=repr(s)[:80])
         probe = self._setup(body, game)
+        probe.rated = rated_choice(body, probe)  # a rated table (ratings)
         try:
             probe.pace = Pace.parse(body.get("pace")).value
         except ValueError:
@@ -542,11 +554,13 @@ class Lobby:
                     seats.append(SeatRow(seat, "bot", bot, name))
                 else:
                     token = rematch_token(offer.accepted[s.seat], code)
-                    seats.append(SeatRow(seat, "human", None, s.name, hash_token(token)))
+                    seats.append(SeatRow(seat, "human", None, s.name, hash_token(token),
+                                         s.account_id))
             seats.sort(key=lambda s: s.seat)
             new = TableRow(0, code, row.game, n, dict(row.options), secrets.randbits(62),
                            "waiting", 0.0, owner=row.owner, seats=seats,
-                           practice=row.practice, pace=row.pace, rematch_of=row.code)
+                           practice=row.practice, pace=row.pace, rematch_of=row.code,
+                           rated=row.rated)
             try:
                 stored = await self.store.call(self.store.create_rematch, row.id, new)
             except IntegrityError:  # the code is taken: another one
@@ -658,6 +672,9 @@ class Lobby:
                 raise LobbyError("expired", N_("This table expired: nobody joined in time."))
             if not free or rt.status != "waiting":
                 raise LobbyError("table_full", N_("There is no free seat at this table."))
+            refused = seat_refusal(rt.row, account)  # a rated table: accounts, once each
+            if refused is not None:
+                raise LobbyError(*refused)
             if wanted is None:
                 seat = free[0]
             elif wanted in free:

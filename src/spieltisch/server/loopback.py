@@ -16,6 +16,17 @@ from .app import create_app
 from .config import ServerConfig, uvicorn_proxy_options
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server that first tells the lobby it stops: a pending long poll
+    (``meeting.py``) answers at once instead of holding the shutdown up."""
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        lobby = getattr(getattr(self.config.app, "state", None), "lobby", None)
+        if lobby is not None:
+            lobby.stopping.set()
+        await super().shutdown(sockets)
+
+
 class LoopbackServer:
     """``with LoopbackServer(config) as s:`` serves ``create_app(config)`` at ``s.base``."""
 
@@ -26,7 +37,7 @@ class LoopbackServer:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        self.server = uvicorn.Server(uvicorn.Config(
+        self.server = _Server(uvicorn.Config(
             create_app(config), log_level="warning", ws_max_size=1 << 16, lifespan="on",
             **uvicorn_proxy_options(config)))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .account_routes import ACCOUNT_PATHS
+from .passkey_routes import PASSKEY_PATHS
+
 _ERROR = {"$ref": "#/components/schemas/Error"}
 _TABLE = {"$ref": "#/components/schemas/Table"}
 
@@ -86,6 +89,83 @@ SCHEMA: dict[str, Any] = {
                                                        "token": {"type": "string"},
                                                        "ws": {"type": "string"}}}),
                           **_ERRORS}}},
+        "/api/tables/{code}/chat/{id}/report": {"post": {
+            "summary": "Report a chat message of the table (docs/server.md, Table chat); "
+                       "once per reporter and message",
+            "parameters": _CODE + [{"name": "id", "in": "path", "required": True,
+                                    "schema": {"type": "integer", "minimum": 1}}],
+            "requestBody": {"content": {"application/json": {"schema": {
+                "type": "object", "properties": {
+                    "reason": {"type": "string", "maxLength": 200}}}}}},
+            "responses": {"201": _resp({"type": "object", "required": ["reported"],
+                                        "properties": {"reported": {"type": "integer"}}}),
+                          **_ERRORS}}},
+        "/api/accounts/{name}": {"get": {
+            "summary": "A player's profile: ratings per game and player count, and record "
+                       "(docs/server.md, Ratings)", "parameters": _NAME + _LANG,
+            "responses": {"200": _resp({"type": "object"}), **_ERRORS}}},
+        "/api/leaderboard/{game}": {"get": {
+            "summary": "Ratings of a game and player count, best conservative rating "
+                       "(mu - 3 sigma) first",
+            "parameters": [{"name": "game", "in": "path", "required": True,
+                            "schema": {"type": "string"}},
+                           {"name": "players", "in": "query", "required": False,
+                            "schema": {"type": "integer"}}] + _LANG,
+            "responses": {"200": _resp({"type": "object"}), **_ERRORS}}},
+        # meeting people and a person's games (meeting.py, my_games.py; docs/server.md,
+        # "History and meeting people")
+        "/api/open-tables": {"get": {
+            "summary": "Tables strangers can join: waiting, a free seat, not practice",
+            "parameters": [{"name": "game", "in": "query", "required": False,
+                            "schema": {"type": "string"}},
+                           {"name": "players", "in": "query", "required": False,
+                            "schema": {"type": "integer"}}] + _LANG,
+            "responses": {"200": _resp({"type": "array", "items": {"type": "object"}}),
+                          **_ERRORS}}},
+        "/api/quick-join": {"post": {
+            "summary": "A seat at the oldest open table of a game (404 no_open_table)",
+            "requestBody": {"content": {"application/json": {"schema": {
+                "type": "object", "required": ["game"], "properties": {
+                    "game": {"type": "string"}, "players": {"type": "integer"},
+                    "name": {"type": "string", "maxLength": 64},
+                    "skip": {"type": "array", "items": {"type": "string"}}}}}}},
+            "responses": {"201": _resp({"type": "object"}), **_ERRORS}}},
+        "/api/waiting": {"post": {
+            "summary": "Wait for people to play a game with; returns a waiting token",
+            "requestBody": {"content": {"application/json": {"schema": {
+                "type": "object", "required": ["game"], "properties": {
+                    "game": {"type": "string"}, "players": {"type": "integer"},
+                    "name": {"type": "string", "maxLength": 64}}}}}},
+            "responses": {"201": _resp({"type": "object"}), **_ERRORS}}},
+        "/api/waiting/poll": {"post": {
+            "summary": "Seated (code, seat, token), or still waiting after about 25 s",
+            "requestBody": {"content": {"application/json": {"schema": {
+                "type": "object", "required": ["waiting_token"],
+                "properties": {"waiting_token": {"type": "string"}}}}}},
+            "responses": {"200": _resp({"type": "object"}), **_ERRORS}}},
+        "/api/waiting/leave": {"post": {
+            "summary": "Leave the waiting list",
+            "requestBody": {"content": {"application/json": {"schema": {
+                "type": "object", "required": ["waiting_token"],
+                "properties": {"waiting_token": {"type": "string"}}}}}},
+            "responses": {"200": _resp({"type": "object"}), **_ERRORS}}},
+        "/api/me/games": {"get": {
+            "summary": "The signed-in person's games, newest first (401 signed_out)",
+            "parameters": [{"name": k, "in": "query", "required": False,
+                            "schema": {"type": t}}
+                           for k, t in (("game", "string"), ("result", "string"),
+                                        ("opponent", "string"), ("limit", "integer"),
+                                        ("offset", "integer"))] + _LANG,
+            "responses": {"200": _resp({"type": "object"}), **_ERRORS}}},
+        "/api/accounts/{name}/games": {"get": {
+            "summary": "Anyone's games but their practice tables, newest first",
+            "parameters": _NAME + [{"name": k, "in": "query", "required": False,
+                                    "schema": {"type": t}}
+                                   for k, t in (("game", "string"), ("result", "string"),
+                                                ("opponent", "string"),
+                                                ("limit", "integer"),
+                                                ("offset", "integer"))] + _LANG,
+            "responses": {"200": _resp({"type": "object"}), **_ERRORS}}},
         "/api/tables/{code}/replay": {"get": {
             "summary": "Replay file of a finished game (docs/replays.md)", "parameters": _CODE,
             "responses": {"200": _resp({"type": "object"}), **_ERRORS}}},
@@ -177,7 +257,10 @@ SCHEMA: dict[str, Any] = {
                          "practice tables only"},
             "pace": {"enum": ["rules", "relaxed", "untimed"], "default": "rules",
                      "description": "the rule's times, three times as long, or no move "
-                                    "timer (docs/server.md, Time)"}}},
+                                    "timer (docs/server.md, Time)"},
+            "rated": {"type": "boolean", "default": False, "description":
+                      "a rated table: its result changes the ratings of the accounts at it; "
+                      "only signed-in people sit there; never a practice table"}}},
         "Table": {"type": "object", "properties": {
             "code": {"type": "string"}, "game": {"type": "string"},
             "players": {"type": "integer"}, "options": {"type": "object"},
@@ -195,8 +278,14 @@ SCHEMA: dict[str, Any] = {
             "rematch_of": {"type": ["string", "null"],
                            "description": "the code of the table this one is a rematch of"},
             "pace": {"enum": ["rules", "relaxed", "untimed"]},
+            "rated": {"type": "boolean"},
+            "left": {"type": "array", "description": "people whose grace period ran out in "
+                     "the running game: seat, name, round, actions, text"},
             "not_ready": {"type": "array", "items": {"type": "integer"},
                           "description": "seats whose player has not seen the first deal "
                                          "yet (no clock runs)"}}},
     }},
 }
+# sign up, sign in, ... (account_routes.py)
+SCHEMA["paths"].update(ACCOUNT_PATHS)
+SCHEMA["paths"].update(PASSKEY_PATHS)  # passkeys (passkey_routes.py)

@@ -17,6 +17,7 @@ from ..bots.base import Bot, Observation
 from ..bots.pacing import Moment
 from ..core.game import IllegalAction
 from .ending import ENDED
+from .ratings import record_leave
 from .store import StorageError
 from .timing import Entry, EntryKind
 
@@ -151,6 +152,7 @@ class SeatBots:
             self.rt.grace.pop(seat, None)
             if any(c.seat == seat for c in self.rt.conns) or self.rt.row.status != "playing":
                 return
+            await record_leave(self.rt, seat)  # the game and the profile show it (ratings)
             self.rt.subs[seat] = make_bot(self.rt.game, self.rt.config.substitute_bot, seat,
                                        self.rt.rng.randrange(2**31))
             # a substitute keeps a person's (medium) pace

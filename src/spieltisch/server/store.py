@@ -57,6 +57,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .accounts import define as define_accounts
+from .ratings import define as define_ratings
 
 if TYPE_CHECKING:
     from ..core.game import Game, State
@@ -263,6 +264,16 @@ class Store:
         self.metadata, self.tables, self.seats, self.actions = _schema(prefix)
         # the accounts' tables join the same schema (one MetaData, one migration chain)
         self.account_tables = define_accounts(self.metadata, prefix)
+        from .passkeys import define as define_passkeys
+
+        self.passkey_tables = define_passkeys(self.metadata, prefix)  # passkeys, challenges
+        from .chat import define as define_chat  # here: chat.py needs texts, which needs us
+
+        self.chat_tables = define_chat(self.metadata, prefix)
+        self.rating_tables = define_ratings(self.metadata, prefix)  # ratings, leaves
+        from .meeting import define as define_meeting  # here: meeting.py needs app, lobby
+
+        self.waiting_table = define_meeting(self.metadata, prefix)  # the waiting lists
         # the schema is the migrations' (migrate.py): a new database gets it, an old one
         # is brought up to date
         from .migrate import upgrade

@@ -45,6 +45,7 @@ from .conn import Conn, err
 from .connections import Connections
 from .ending import ABANDONED, ENDED, Ending, abandoned_note
 from .history import Histories
+from .ratings import Leave, left_json, rate_rebuilt
 from .rematch import RematchOffer
 from .seatbots import SeatBots
 from .store import ActionRow, SeatRow, Store, TableRow
@@ -162,6 +163,8 @@ class TableRuntime:
         #: Per person seat, the token its connections said ``hello`` with (in memory only):
         #: the rematch's seat token is derived from it (``rematch_token``).
         self._tokens: dict[int, str] = {}
+        #: Per seat, the person who stayed away past the grace period (``ratings``).
+        self.left: dict[int, Leave] = {}
         #: The narrated histories the snapshots copy, per reader and language asked for
         #: (``history``): kept as actions are applied, at most ``histories_per_table``.
         self.histories = Histories(self.game, lambda: self.row.first_state(self.game),
@@ -244,6 +247,7 @@ class TableRuntime:
             self.row.ended = time.time()
             self.row.bound = self.length_bound()
             self.store.set_status(self.row.id, ABANDONED, None, self.row.setup_json())
+        rate_rebuilt(self)  # its leaves; a rated end whose ratings a stop cut off
 
     def activate(self) -> None:
         """Start bots, timers and grace periods (after creation, start or rebuild)."""
@@ -324,6 +328,7 @@ class TableRuntime:
             "practice": self.row.practice, "pace": self.pace.value,
             "not_ready": self.clocks.not_ready(),
             "rematch": self.row.rematch, "rematch_of": self.row.rematch_of,
+            "rated": self.row.rated, "left": left_json(self, lang),
         }
 
     def time_factor(self) -> float | None:

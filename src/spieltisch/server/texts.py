@@ -17,6 +17,7 @@ from .. import narration
 from ..core.game import Event, Game
 from ..i18n import Translator, normalise_language, translator
 from ..narration import BOT_NAMES
+from .accounts import DELETED_NAME
 from .store import SeatRow
 
 log = logging.getLogger("spieltisch.server")
@@ -43,6 +44,8 @@ def seat_names(seats: Sequence[SeatRow], lang: str) -> list[str]:
     for s in seats:
         if s.kind == "bot":
             out.append(s.name.strip() or next(free, None) or nameless.name(s.seat))
+        elif s.name == DELETED_NAME:  # a deleted account's seat: the marker, translated
+            out.append(server_tr(lang).gettext(DELETED_NAME))
         else:
             out.append(s.name.strip() or nameless.name(s.seat))
     return out

@@ -335,6 +335,9 @@ def web_routes() -> list[BaseRoute]:
         Route("/", page),
         Route("/t/{code}", page),
         Route("/r/{code}", page),
+        Route("/account", page),  # the signed-in person's page (static/account.js)
+        Route("/u/{name}", page),  # a profile (static/profile.js)
+        Route("/leaderboard", page),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
         Route("/games/{name}/client.js", game_client),
         Route("/api/games/{name}/rules", game_rules),

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..i18n import N_
+from . import chat
 from .config import ServerConfig
 from .guard import RateLimit
 from .inputs import BadInput, over_limit, parse_json
@@ -125,13 +126,18 @@ async def dispatch(rt: TableRuntime, conn: Conn, msg: dict[str, Any],
                 if conn.hangup is not None:
                     await conn.flush()
                     await conn.hangup(1008, f"too many spectators at {rt.code}")
+                return
+            await chat.send_history(rt, conn)  # the table chat's last messages
             return
         seat = rt.seat_of_token(token)
         if seat is None:
             conn.send(err("bad_token",
                           tr.gettext(N_("This token holds no seat at this table."))))
             return
-        await rt.attach(conn, seat, token)
+        if await rt.attach(conn, seat, token):
+            await chat.send_history(rt, conn)
+    elif kind == "chat":  # the table chat (chat.py): a quick phrase or a text
+        await chat.receive(rt, conn, msg, arrival)
     elif kind == "action":
         if not conn.bound:
             conn.send(err("not_joined", tr.gettext(N_("Send 'hello' with your seat token "
@@ -151,7 +157,10 @@ async def dispatch(rt: TableRuntime, conn: Conn, msg: dict[str, Any],
             conn.send(err("malformed", tr.gettext(
                 N_("A 'lang' message names a language: en, de or nl."))))
             return
+        before = conn.lang
         await rt.request_state(conn, language(msg["lang"]))
+        if conn.bound and conn.lang != before:  # the chat's phrases in the new language
+            await chat.send_history(rt, conn)
     else:
         conn.send(err("unknown_type", tr.format(N_("Unknown message type {type}."),
                                                 type=repr(kind[:40]))))

@@ -25,6 +25,10 @@ SPEC = GameSpec(
     min_players=4,
     max_players=8,
     default_players=6,
+    # the levels' fixed ratings as rated opponents (server/ratings.py): OpenSkill after
+    # 3 tournament games at the default count (docs/server.md, "Ratings")
+    bot_ratings={"easy": (20.67, 7.93), "medium": (24.89, 7.98),
+                 "hard": (29.52, 8.17)},
     options=(
         Option("first_player", int, -1,
                N_("the player who starts round 1"), minimum=-1, maximum=7,

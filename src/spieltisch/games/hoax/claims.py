@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.game import Event
@@ -27,7 +26,7 @@ from .cards import (
     SEATS_OF,
     ActionTable,
 )
-from .phases import PHASE
+from .phases import Phase
 
 if TYPE_CHECKING:
     from .state import HoaxState
@@ -44,8 +43,6 @@ class ClaimFor(IntEnum):
     SETTLE_PROTECT = 5  # S8: the convicted actor protects as Magician
 
 
-#: The same members for the hot paths (``Phase``'s ``PHASE`` says why).
-CLAIM_FOR = SimpleNamespace(**ClaimFor.__members__)
 #: The view's name of each ``ClaimFor``, indexed by it.
 CLAIM_FOR_NAMES: tuple[str, ...] = tuple(k.name.lower().replace("_", "-") for k in ClaimFor)
 #: The identity each reaction claims (-1: an action claims its own identity, §3).
@@ -92,7 +89,7 @@ def make_claim(s: HoaxState, seat: int, kind: ClaimFor, chip: int,
     if not mask:
         claim_done(s, True, ev)
         return
-    s._open_window(PHASE.DOUBT, mask)
+    s._open_window(Phase.DOUBT, mask)
 
 def open_doubt(s: HoaxState, seat: int, action: int) -> list[Event]:
     """§5.1: opening a doubt counts as a Doubt vote (§9.7); in the final it is
@@ -111,7 +108,7 @@ def open_doubt(s: HoaxState, seat: int, action: int) -> list[Event]:
         tally(s, ev)
     else:
         s.vote_pending = pending
-        s.phase = PHASE.VOTE
+        s.phase = Phase.VOTE
     return ev
 
 def vote(s: HoaxState, seat: int, action: int) -> list[Event]:
@@ -162,7 +159,7 @@ def tally(s: HoaxState, ev: list[Event]) -> None:
         return
     # §5.4 unjustified: face up, out with +3, chips to the bank, the claim is carried out
     s.revealed |= 1 << seat
-    action_claim = claim.kind is CLAIM_FOR.ACTION
+    action_claim = claim.kind is ClaimFor.ACTION
     s._leave(seat, ev, "unjustified doubt", keep_chips=action_claim)
     if action_claim:
         s.departing = True  # the action executes first (§8 scenario 4)
@@ -180,5 +177,5 @@ def claim_done(s: HoaxState, stands: bool, ev: list[Event]) -> None:
     s._AFTER_CLAIM[claim.kind](s, claim, stands, ev)
 
 
-__all__ = ["CLAIMED_IDENTITY", "CLAIM_FOR", "CLAIM_FOR_NAMES", "Claim", "ClaimFor", "claim_done",
+__all__ = ["CLAIMED_IDENTITY", "CLAIM_FOR_NAMES", "Claim", "ClaimFor", "claim_done",
            "claims_in", "make_claim", "open_doubt", "tally", "vote"]

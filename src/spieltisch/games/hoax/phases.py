@@ -9,7 +9,6 @@ order, groups of phases are the sets below.
 from __future__ import annotations
 
 from enum import IntEnum
-from types import SimpleNamespace
 
 
 class Phase(IntEnum):
@@ -40,11 +39,6 @@ def phase_named(name: str) -> Phase:
     return Phase[name.upper()]
 
 
-#: The same members for the hot paths: ``PHASE.DECLARE is Phase.DECLARE``. In Python 3.11
-#: every ``Phase.X`` runs through ``EnumType.__getattr__`` (a lookup several times the
-#: cost of a plain attribute, more than a rule's step); a namespace's attribute is plain.
-PHASE = SimpleNamespace(**Phase.__members__)
-
 #: Reaction windows: seats may react out of turn until the deadline closes the window.
 WINDOWS = frozenset((Phase.DOUBT, Phase.PROTECT, Phase.ILLEGAL, Phase.FINE, Phase.FORGIVE))
 #: Windows that react to the actor's loose chips (§9.1): void when the actor holds none.
@@ -56,6 +50,6 @@ TRIO_PHASES = frozenset(p for p in Phase if p not in SETUP and p is not Phase.OV
 #: Phases with a claim under doubt (§5).
 CLAIM_PHASES = frozenset((Phase.DOUBT, Phase.VOTE))
 
-__all__ = ["CHIP_WINDOWS", "CLAIM_PHASES", "PHASE", "PHASE_NAMES", "SETUP", "TRIO_PHASES",
+__all__ = ["CHIP_WINDOWS", "CLAIM_PHASES", "PHASE_NAMES", "SETUP", "TRIO_PHASES",
            "WINDOWS", "phase_named",
            "Phase"]

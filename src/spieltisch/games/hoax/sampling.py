@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from .cards import ALL_IDENTITIES, NUM_CARDS, NUM_IDENTITIES, SEATS_OF, ActionTable
 from .claims import claims_in
-from .phases import PHASE
+from .phases import Phase
 
 if TYPE_CHECKING:
     from typing import Any
@@ -70,7 +70,7 @@ def determinise(state: HoaxState, seat: int, rng: random.Random) -> HoaxState:
     for p, c in assignment.items():
         s.card[p] = c
     _resample_shows(state, s, seat, rng)
-    if state.phase is PHASE.VOTE:  # votes cast by others in a running vote
+    if state.phase is Phase.VOTE:  # votes cast by others in a running vote
         yes = state.votes_yes & ((1 << seat) | (1 << state.opener))
         for p in SEATS_OF[state.voted & ~(1 << seat) & ~(1 << state.opener)]:
             if rng.random() < 0.5:
@@ -83,7 +83,7 @@ def _resample_shows(state: HoaxState, s: HoaxState, seat: int, rng: random.Rando
     """§3 BuyInfo: what others showed each other (how many is public), consistent with
     the identities ``s`` gives them; shows in the final are covers, public (§6)."""
     n = state.n
-    showing = state.show_q if state.phase is PHASE.SHOW else -1
+    showing = state.show_q if state.phase is Phase.SHOW else -1
     for q in range(n):
         if q == seat or state.card[q] < 0:
             continue

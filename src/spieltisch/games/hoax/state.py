@@ -84,7 +84,7 @@ from .legal import (
     why_not_now,
     why_reaction,
 )
-from .phases import CHIP_WINDOWS, PHASE, PHASE_NAMES, TRIO_PHASES, WINDOWS, Phase
+from .phases import CHIP_WINDOWS, PHASE_NAMES, TRIO_PHASES, WINDOWS, Phase
 from .turn import (
     after_action_claim,
     after_execute,
@@ -353,7 +353,7 @@ class HoaxState(State[HoaxGame]):
         self.chip_pending = (1 << n) - 1
         self.in_final = False
         self.active = starter
-        self.phase = PHASE.COVER
+        self.phase = Phase.COVER
         self.log: list[tuple[Any, ...]] = []
         self._turn_fields()
 
@@ -401,7 +401,7 @@ class HoaxState(State[HoaxGame]):
         """S0: ``seat``'s turn begins with its declaration."""
         self._turn_fields()
         self.active = seat
-        self.phase = PHASE.DECLARE
+        self.phase = Phase.DECLARE
         self.turns += 1
 
     # ======================================================================= who acts
@@ -581,11 +581,11 @@ class HoaxState(State[HoaxGame]):
         if ph in WINDOWS:
             if not self._window_mask():
                 self._close_window(ev)
-        elif ph is PHASE.SETTLE:
+        elif ph is Phase.SETTLE:
             if p == self.active and not settle_options(self):
                 self.log.append(("settled", self.active, -1))
                 self._end_turn(ev)
-        elif ph is PHASE.GIVE:
+        elif ph is Phase.GIVE:
             if self.give_pending >> p & 1 and not self._has_loose(p):
                 self.give_pending &= ~(1 << p)
                 if not self.give_pending:
@@ -608,7 +608,7 @@ class HoaxState(State[HoaxGame]):
         if self.tp[p] >= WIN_POINTS:
             self.over = True
             self.winner = p
-            self.phase = PHASE.OVER
+            self.phase = Phase.OVER
             ev.append(Event("game_over", p, {"winner": p, "throne_points": list(self.tp)}))
             return True
         return False

@@ -35,9 +35,9 @@ from .cards import (
     SEATS_OF,
     Kind,
 )
-from .claims import CLAIM_FOR, Claim, claim_done, make_claim
+from .claims import Claim, ClaimFor, claim_done, make_claim
 from .legal import settle_options
-from .phases import PHASE
+from .phases import Phase
 from .views import names
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def apply_cover(s: HoaxState, seat: int, action: int) -> list[Event]:
     s.covered[seat] |= 1 << x
     s.log.append(("cover", seat, x))
     if min(s.start_cover) >= 0:
-        s.phase = PHASE.CHIP
+        s.phase = Phase.CHIP
     return [Event("cover", seat, {"identity": IDENTITY_NAMES[x]})]
 
 
@@ -78,7 +78,7 @@ def apply_declare(s: HoaxState, seat: int, action: int) -> list[Event]:
     ev = [Event("declare", seat, {"action": tab.text(action),
                                   "as": IDENTITY_NAMES[claim] if claim >= 0 else None})]
     if claim >= 0:
-        make_claim(s, seat, CLAIM_FOR.ACTION, -1, ev)
+        make_claim(s, seat, ClaimFor.ACTION, -1, ev)
     elif kind == K_BUY:
         buy(s, seat, tab.p1[action], tab.p2[action], ev)
     else:  # K_ACCUSE
@@ -91,7 +91,7 @@ def apply_protect(s: HoaxState, seat: int, action: int) -> list[Event]:
     s.protect_tried |= 1 << seat
     s.log.append(("protect", seat))
     ev = [Event("protect", seat, {"as": "magician"})]
-    make_claim(s, seat, CLAIM_FOR.PROTECT, -1, ev)
+    make_claim(s, seat, ClaimFor.PROTECT, -1, ev)
     return ev
 
 
@@ -100,7 +100,7 @@ def apply_illegal(s: HoaxState, seat: int, action: int) -> list[Event]:
     s.reacted |= 1 << seat
     s.log.append(("illegal", seat))
     ev = [Event("illegal", seat, {"as": "baron"})]
-    make_claim(s, seat, CLAIM_FOR.ILLEGAL, -1, ev)
+    make_claim(s, seat, ClaimFor.ILLEGAL, -1, ev)
     return ev
 
 
@@ -110,7 +110,7 @@ def apply_fine(s: HoaxState, seat: int, action: int) -> list[Event]:
     t = s.tab.p1[action]
     s.log.append(("fine", seat, t))
     ev = [Event("fine", seat, {"as": "judge", "type": CHIP_NAMES[t]})]
-    make_claim(s, seat, CLAIM_FOR.FINE, t, ev)
+    make_claim(s, seat, ClaimFor.FINE, t, ev)
     return ev
 
 
@@ -120,7 +120,7 @@ def apply_forgive(s: HoaxState, seat: int, action: int) -> list[Event]:
     t = s.tab.p1[action]
     s.log.append(("forgive", seat, t))
     ev = [Event("forgive", seat, {"as": "monk", "type": CHIP_NAMES[t]})]
-    make_claim(s, seat, CLAIM_FOR.FORGIVE, t, ev)
+    make_claim(s, seat, ClaimFor.FORGIVE, t, ev)
     return ev
 
 
@@ -163,7 +163,7 @@ def apply_settle(s: HoaxState, seat: int, action: int) -> list[Event]:
     if s.tab.kind[action] == K_PROTECT:
         s.log.append(("protect", seat))
         ev = [Event("protect", seat, {"as": "magician", "against": "conviction"})]
-        make_claim(s, seat, CLAIM_FOR.SETTLE_PROTECT, -1, ev)
+        make_claim(s, seat, ClaimFor.SETTLE_PROTECT, -1, ev)
         return ev
     ev = []
     pay(s, s.tab.p1[action], ev)
@@ -265,7 +265,7 @@ def open_protect(s: HoaxState, ev: list[Event]) -> None:
     """S2: targets that have not tried yet and may claim the Magician may protect."""
     mask = targets(s) & ~s.protect_tried & uncovered(s, MAGICIAN)
     if mask:
-        s._open_window(PHASE.PROTECT, mask)
+        s._open_window(Phase.PROTECT, mask)
     else:
         execute(s, ev)
 
@@ -324,7 +324,7 @@ def _collect(s: HoaxState, actor: int, act: int, victims: int, got: list[int]) -
             pending |= 1 << q
     if pending:
         s.give_pending = pending
-        s.phase = PHASE.GIVE
+        s.phase = Phase.GIVE
         return False
     return True
 
@@ -418,7 +418,7 @@ def open_illegal(s: HoaxState, ev: list[Event]) -> None:
     if s.in_round >> s.active & 1:
         mask = uncovered(s, BARON) & ~(1 << s.active) & ~s.reacted
         if mask:
-            s._open_window(PHASE.ILLEGAL, mask)
+            s._open_window(Phase.ILLEGAL, mask)
             return
     close_illegal(s, ev)
 
@@ -437,7 +437,7 @@ def open_fine(s: HoaxState, ev: list[Event]) -> None:
     if s._has_loose(actor):
         mask = uncovered(s, JUDGE) & ~(1 << actor) & ~s.reacted
         if mask:
-            s._open_window(PHASE.FINE, mask)
+            s._open_window(Phase.FINE, mask)
             return
     close_fine(s, ev)
 
@@ -456,7 +456,7 @@ def open_forgive(s: HoaxState, ev: list[Event]) -> None:
     if s._has_loose(actor):
         mask = uncovered(s, MONK) & ~(1 << actor) & ~s.reacted
         if mask:
-            s._open_window(PHASE.FORGIVE, mask)
+            s._open_window(Phase.FORGIVE, mask)
             return
     open_settle(s, ev)
 
@@ -464,7 +464,7 @@ def open_forgive(s: HoaxState, ev: list[Event]) -> None:
 def open_settle(s: HoaxState, ev: list[Event]) -> None:
     """S8: the actor settles what it can pay; with nothing to pay the turn ends."""
     if settle_options(s):
-        s.phase = PHASE.SETTLE
+        s.phase = Phase.SETTLE
     else:
         s.log.append(("settled", s.active, -1))
         s._end_turn(ev)
@@ -487,7 +487,7 @@ def pay(s: HoaxState, payee: int, ev: list[Event]) -> None:
                     # several Barons: the Judge chooses (§7.9); the chip is set aside
                     s.loose[3 * payee + t] -= 1
                     s.escrow = 1
-                    s.phase = PHASE.PASS
+                    s.phase = Phase.PASS
                     return
                 baron = SEATS_OF[barons][0]
                 s._move(payee, baron, t, 1)
@@ -518,7 +518,7 @@ def buy(s: HoaxState, buyer: int, shower: int, asked: int, ev: list[Event]) -> N
     s.show_q, s.show_k = shower, count
     # public: the trios paid are public anyway, so the reduction is no secret
     ev.append(Event("buy", buyer, {"from": shower, "asked": asked, "count": count}))
-    s.phase = PHASE.SHOW
+    s.phase = Phase.SHOW
 
 
 def accuse(s: HoaxState, accuser: int, accused: int, x: int, ev: list[Event]) -> None:

@@ -24,7 +24,7 @@ from .cards import (
     SEATS_OF,
 )
 from .claims import CLAIM_FOR_NAMES
-from .phases import PHASE
+from .phases import Phase
 
 if TYPE_CHECKING:
     from .state import HoaxGame, HoaxState
@@ -310,11 +310,11 @@ class HoaxViews:
             p["claim"] = {"seat": claim.seat, "identity": IDENTITY_NAMES[claim.identity],
                           "for": CLAIM_FOR_NAMES[claim.kind], "opener": s.opener}
         phase = s.phase
-        if phase is PHASE.SHOW:
+        if phase is Phase.SHOW:
             p["show"] = {"by": s.show_q, "to": s.active, "count": s.show_k}
-        elif phase is PHASE.GIVE:
+        elif phase is Phase.GIVE:
             p["giving"] = _SEAT_LISTS[s.give_pending]
-        elif phase is PHASE.PASS:
+        elif phase is Phase.PASS:
             p["pass"] = {"judge": s.pass_judge, "type": CHIP_NAMES[s.pass_type]}
         return p
 

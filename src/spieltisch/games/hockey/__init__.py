@@ -33,6 +33,10 @@ SPEC = GameSpec(
     ),
     game_class=HockeyGame,
     default_players=2,
+    # the levels' fixed ratings as rated opponents (server/ratings.py): OpenSkill after
+    # 9 tournament games at the default count (docs/server.md, "Ratings")
+    bot_ratings={"easy": (14.9, 7.11), "medium": (24.85, 6.99),
+                 "hard": (35.62, 7.08)},
     summary=N_("Two players play single cards onto a pile: a Jack or a matching rank makes a "
                "breakaway, matching again on your next turn scores a goal. Three periods."),
     max_actions=52 * 500,

@@ -10,9 +10,9 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ...core.cards import Shuffler
-from ...core.game import Game, IllegalAction, Json
+from ...core.game import ConfigError, Game, IllegalAction, Json
 from ...i18n import N_
-from .cards import CODES, NUM_CARDS, SYMBOLS
+from .cards import CODES, FULL_DECK, NUM_CARDS, RESEARCH_ORDER, SYMBOLS
 from .state import HockeyState, Move
 
 if TYPE_CHECKING:
@@ -35,6 +35,22 @@ class HockeyGame(Game):
         super().__init__(num_players, options)
         #: Seat that deals period 1, or -1 for a random choice (§2).
         self.first_dealer: int = options["first_dealer"]
+        #: The cards a period shuffles: the 52, or the research deck (``research``).
+        self.deck_cards: tuple[int, ...] = FULL_DECK
+        #: The research variant's one deal (cards each), or () for the real game.
+        self.research_deals: tuple[int, ...] = ()
+
+    def research(self, deck: int, hand: int) -> HockeyGame:
+        """This game as the research variant (rules.md, "Research variant"): the first
+        ``deck`` cards of ``RESEARCH_ORDER``, one period of one deal of ``hand`` cards
+        each, equal goals a draw. Not a rule option: only the OpenSpiel adapter's
+        research configurations set it (``spieltisch.openspiel.research``)."""
+        if not (hand >= 1 and 2 * hand <= deck <= len(RESEARCH_ORDER)):
+            raise ConfigError(f"a research deal of {hand} cards each needs a deck of "
+                              f"{2 * hand}..{len(RESEARCH_ORDER)} cards, not {deck}")
+        self.deck_cards = RESEARCH_ORDER[:deck]
+        self.research_deals = (hand,)
+        return self
 
     def _new_state(self, rng: random.Random, stacked: list[list[int]]) -> HockeyState:
         """§2: a new game, its chance from ``rng`` after the ``stacked`` orders."""

@@ -35,7 +35,6 @@ from .cards import (
     ALL_CARDS_MASK,
     BIT,
     CODES,
-    FULL_DECK,
     JACK,
     NUM_CARDS,
     OVERTIME_DEALS,
@@ -166,8 +165,9 @@ class HockeyState(State["HockeyGame"]):
         are emptied"; the non-dealer makes the first play of the period."""
         self.period = period
         self.dealer = dealer
-        self.schedule = schedule_of(period)
-        self.deck = self.shuffler.shuffled(FULL_DECK)
+        # the research variant (rules.md) deals its small deck once
+        self.schedule = self.game.research_deals or schedule_of(period)
+        self.deck = self.shuffler.shuffled(self.game.deck_cards)
         self.dealt = 0
         self.deal = 0
         self.pile = []
@@ -192,8 +192,9 @@ class HockeyState(State["HockeyGame"]):
         self.dealt = first + 2 * each
 
     # -- who acts: the PLAY rule inlined (the throughput loop is these three; the core's
-    # dispatch on ``PHASES`` costs Hockey 16% more instructions per random decision,
-    # measured with benchmarks/versus_tree.py --instructions, issue 36) -----------------
+    # dispatch on ``PHASES`` costs Hockey 17% more instructions per random decision in
+    # the pure build, over the 5% allowed: callgrind as benchmarks/versus_tree.py
+    # --instructions counts, issue 36, docs/performance.md) ----------------------------
     def to_act(self) -> list[int]:
         """§3: the seat to move, while the game is not over (``PHASES``)."""
         return [self.to_move] if self.phase is PLAY else []
@@ -284,6 +285,12 @@ class HockeyState(State["HockeyGame"]):
         events = [Event("period_over", None, {"period": self.period,
                                               "goals": list(self.goals)})]
         g0, g1 = self.goals
+        if self.game.research_deals:  # rules.md, "Research variant": one period, ties draw
+            self._end(NOBODY if g0 == g1 else 0 if g0 > g1 else 1)
+            winner = None if g0 == g1 else self.winner
+            events.append(Event("game_over", winner, {"goals": list(self.goals),
+                                                      "winner": winner}))
+            return events
         if self.period >= REGULAR_PERIODS and g0 != g1:
             # §6: after period 3 (or an overtime period, which cannot end with unequal
             # goals without having ended at the goal) the player with more goals wins.
@@ -308,7 +315,7 @@ class HockeyState(State["HockeyGame"]):
         """The deal as each seat sees it: its own cards only (§2)."""
         each = self.schedule[self.deal]
         return Event("deal", self.dealer, {"deal": self.deal + 1, "cards_each": each,
-                                           "stock": NUM_CARDS - self.dealt},
+                                           "stock": len(self.deck) - self.dealt},
                      {s: {"hand": [CODES[c] for c in cards_in(self.hands[s])]}
                       for s in (0, 1)})
 
@@ -320,7 +327,8 @@ class HockeyState(State["HockeyGame"]):
     def result(self) -> Result:
         """§6: more goals wins (the game never ends tied)."""
         return Result(scores=(float(self.goals[0]), float(self.goals[1])),
-                      ranks=ranks_from_scores(self.goals), winner=self.winner)
+                      ranks=ranks_from_scores(self.goals),
+                      winner=self.winner if self.winner != NOBODY else None)  # research draw
 
     def _position(self) -> dict[str, Json]:
         """The ``"state"`` object of this state's position (``position.py``)."""
@@ -341,7 +349,7 @@ class HockeyState(State["HockeyGame"]):
             "top": CODES[self.top] if self.top >= 0 else None,
             "breakaway": self.breakaway if self.breakaway >= 0 else None,
             "goals": list(self.goals),
-            "stock": NUM_CARDS - self.dealt,
+            "stock": len(self.deck) - self.dealt,
             "hand_counts": [self.hands[0].bit_count(), self.hands[1].bit_count()],
         }
 
@@ -363,17 +371,23 @@ class HockeyState(State["HockeyGame"]):
 
     def determinise(self, seat: int, rng: random.Random) -> HockeyState:
         """Resample the opponent's hand and the stock order from the cards ``seat``
-        has not seen this period; later periods get fresh chance."""
+        has not seen this period; later periods get fresh chance.
+
+        A function of ``seat``'s view and ``rng`` (docs/engine.md, "Determinise"): the
+        unseen cards are shuffled from id order, never from where they really are."""
         s = self._copy(self.shuffler.reseeded(rng))
         opponent = 1 - seat
         unseen = cards_in(self.hands[opponent]) + self.deck[self.dealt:]
+        unseen.sort()  # what is unseen, not where
         rng.shuffle(unseen)
         held = self.hands[opponent].bit_count()
         hand = 0
         for c in unseen[:held]:
             hand |= BIT[c]
         s.hands[opponent] = hand
-        s.deck = self.deck[:self.dealt] + unseen[held:]
+        # The dealt part of the deck is history no rule reads again: it holds the pile
+        # and both hands (in id order, as a position does), nothing of the real deal.
+        s.deck = self.pile + cards_in(s.hands[0] | s.hands[1]) + unseen[held:]
         return s
 
     def round_number(self) -> int:

@@ -32,6 +32,10 @@ SPEC = GameSpec(
     min_players=2,
     max_players=8,
     default_players=4,
+    # the levels' fixed ratings as rated opponents (server/ratings.py): OpenSkill after
+    # 4 tournament games at the default count (docs/server.md, "Ratings")
+    bot_ratings={"easy": (16.98, 7.49), "medium": (28.55, 7.85),
+                 "hard": (28.01, 7.64)},
     options=(
         Option("hand_size", int, 6, N_("cards per hand (the dealer's choice, 5–7)"),
                choices=(5, 6, 7), label=N_("Hand size")),

@@ -21,6 +21,9 @@ def determinise(state: HoodPolitixState, seat: int, rng: random.Random) -> HoodP
     unseen cards); the rest of the draw pile stays *unordered* and each draw takes a
     random one of its cards (``HoodPolitixState._draw``). Both are uniform, like a full
     shuffle, but a short search rollout draws a few cards, not ~100.
+
+    A function of ``seat``'s view and ``rng`` (docs/engine.md, "Determinise"): the unseen
+    cards are dealt from id order, never from where they really are.
     """
     s = state._copy(state.shuffler.reseeded(rng))
     n = state.n
@@ -44,6 +47,7 @@ def determinise(state: HoodPolitixState, seat: int, rng: random.Random) -> HoodP
         need[p] = (h & ~know).bit_count()
     buried = state.buried
     cards = cards_of(pool) + state.draw[buried:]
+    cards.sort()  # what is unseen, not where (docs/engine.md)
     dealt = deal_masks(cards, need, rng)
     s.hands = [h | d for h, d in zip(hands, dealt, strict=True)]
     dealt_count = sum(need)

@@ -32,6 +32,10 @@ SPEC = GameSpec(
     min_players=2,
     max_players=4,
     default_players=4,
+    # the levels' fixed ratings as rated opponents (server/ratings.py): OpenSkill after
+    # 8 tournament games at the default count (docs/server.md, "Ratings")
+    bot_ratings={"easy": (13.8, 7.06), "medium": (26.11, 7.05),
+                 "hard": (37.07, 7.41)},
     options=(
         Option("mode", str, "pro",
                N_("pro: announcements about offered cards may be lies; beginner: they must be "

@@ -14,6 +14,7 @@ from . import cards as C
 from .actions import ActionSpace, Move
 from .observation import PixmitObserver
 from .state import PixmitState
+from .terms import ROUNDS
 
 if TYPE_CHECKING:
     from ...bots.base import Bot
@@ -38,6 +39,22 @@ class PixmitGame(Game):
             raise ConfigError(f"option 'start_player' of pixmit must be below the player "
                               f"count {num_players}, not {self.start_player}")
         self.space = ActionSpace(num_players)
+        #: The cards the deal shuffles and the rounds played: all 33 and three, or the
+        #: research variant's (``research``).
+        self.deck_cards: tuple[int, ...] = tuple(range(C.NUM_CARDS))
+        self.rounds = ROUNDS
+
+    def research(self, codes: tuple[int, ...], rounds: int) -> PixmitGame:
+        """This game as a research variant (rules.md, "Research variant"): only the
+        cards printed ``codes`` (01–33), ``rounds`` rounds. Not a rule option: only the
+        OpenSpiel adapter's research configurations set it
+        (``spieltisch.openspiel.research``)."""
+        if not (2 * self.num_players <= len(codes) and 1 <= rounds <= ROUNDS):
+            raise ConfigError(f"a research deck needs {2 * self.num_players} cards or more "
+                              f"and 1..{ROUNDS} rounds, not {len(codes)} and {rounds}")
+        self.deck_cards = tuple(sorted(C.c(n) for n in codes))
+        self.rounds = rounds
+        return self
 
     @property
     def num_actions(self) -> int:

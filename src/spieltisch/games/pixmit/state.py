@@ -48,7 +48,6 @@ from .terms import (
     OVER,
     RESPONSE,
     RETURN,
-    ROUNDS,
     TURN,
     Phase,
 )
@@ -117,7 +116,7 @@ class PixmitState(State["PixmitGame"]):
         caller=(V, "", "-1"), call_conds=(L, "list[str]", "[]"),
         hunt=(L, "list[tuple[int, int]]", "[]"), hunt_eligible=(L, "list[int]", "[]"),
         # the seats the current phase waits for (its rule's ``seats``, kept by
-        # ``_set_phase``: ``to_act`` is the hot path)
+        # ``_set_phase`` for the reasons, ``_waiting``)
         _actors=(V, "Sequence[int]", "()"),
         _result=Copy.CACHE, _views=Copy.CACHE,
     )
@@ -197,7 +196,7 @@ class PixmitState(State["PixmitGame"]):
         """§2: shuffle, pick the start player, deal 2 cards each from S clockwise."""
         s = cls.empty(game, shuffler)
         n = game.num_players
-        order = shuffler.shuffled(range(C.NUM_CARDS))
+        order = shuffler.shuffled(game.deck_cards)  # 33 cards, or a research deck
         s.start = shuffler.seat(game.start_player, n)
         pos = 0
         for i in range(n):
@@ -219,11 +218,6 @@ class PixmitState(State["PixmitGame"]):
         return write(self)
 
     # -- who acts: the phase table (``PHASES``) ------------------------------------------
-    def to_act(self) -> Sequence[int]:
-        """The seat the current phase waits for (its rule's ``seats``, kept by
-        ``_set_phase``)."""
-        return self._actors
-
     def _set_phase(self, phase: Phase) -> None:
         """Enter ``phase``; whom it waits for comes from its rule (``PHASES``)."""
         self.phase = phase
@@ -239,13 +233,6 @@ class PixmitState(State["PixmitGame"]):
         self.offer_cards = ()
         self.claims = []
         self._set_phase(TURN)
-
-    def _legal_actions(self, seat: int) -> list[int]:
-        """The current phase's legal actions, for the seat it waits for (``PHASES``)."""
-        if seat not in self._actors:
-            return []
-        out: list[int] = self.PHASES.legal_of[self.phase](self, seat)
-        return out
 
     def _the_active(self) -> tuple[int, ...]:
         """The active seat A (§3 "Turn of player A")."""
@@ -284,8 +271,10 @@ class PixmitState(State["PixmitGame"]):
         """§3.1 CALL (start of turn, a call condition met), §3.2 WISSEN (unused, 15, 19
         and 26 held), §3.3 OFFER: first the target (another seat holding cards), then
         1–2 cards, at most as many as the target holds."""
-        space = self.game.space
         active = self.active
+        if seat != active:
+            return []
+        space = self.game.space
         hand = self.hands[active]
         target = self.target
         if target >= 0:
@@ -347,6 +336,8 @@ class PixmitState(State["PixmitGame"]):
     def _claims_of(self, seat: int) -> list[int]:
         """§3.3: beginner mode, a true announcement about the next offered card; pro
         mode, any announcement or none."""
+        if seat != self.active:
+            return []
         space = self.game.space
         if self.game.beginner:
             base = space.claim_base
@@ -377,6 +368,8 @@ class PixmitState(State["PixmitGame"]):
     # -- phase RESPONSE (§3.4) -----------------------------------------------------------
     def _responses(self, seat: int) -> list[int]:
         """§3.4: accept or veto; with 2 players a veto needs 2 cards in T's hand."""
+        if seat != self.target:
+            return []
         if self.game.num_players == 2 and self.hands[self.target].bit_count() < 2:
             return [A.ACCEPT]
         return [A.ACCEPT, A.VETO]
@@ -401,6 +394,8 @@ class PixmitState(State["PixmitGame"]):
     # -- phase CREATION (§3.5) -----------------------------------------------------------
     def _creation_choices(self, seat: int) -> list[int]:
         """§3.5: reveal Schöpfung, or let the veto stand."""
+        if seat != self.active:
+            return []
         return [A.CREATION, A.PASS]
 
     def _create_or_pass(self, seat: int, action: int) -> list[Event]:
@@ -412,6 +407,8 @@ class PixmitState(State["PixmitGame"]):
     # -- phase RETURN (§3.4 ACCEPT) ------------------------------------------------------
     def _returns(self, seat: int) -> list[int]:
         """§3.4: T gives back k cards of its pre-trade hand, without seeing the offer."""
+        if seat != self.target:
+            return []
         base = self.game.space.return_base
         return [base + s for s in C.subsets_of(self.hands[self.target], len(self.offer_cards))]
 
@@ -422,6 +419,8 @@ class PixmitState(State["PixmitGame"]):
     # -- phase MESSENGER (§3.6, 2 players) -----------------------------------------------
     def _messenger_cards(self, seat: int) -> list[int]:
         """§3.6: any card of T's hand goes to the Blinder Bote."""
+        if seat != self.target:
+            return []
         base = self.game.space.messenger_base
         return [base + x for x in _cards(self.hands[self.target])]
 
@@ -432,6 +431,8 @@ class PixmitState(State["PixmitGame"]):
     # -- phase DISCARD (§3.7) ------------------------------------------------------------
     def _discards(self, seat: int) -> list[int]:
         """§3.7: any card of A's hand goes under the stack."""
+        if seat != self.active:
+            return []
         base = self.game.space.bottom_base
         return [base + x for x in _cards(self.hands[self.active])]
 
@@ -625,7 +626,7 @@ class PixmitState(State["PixmitGame"]):
         n = self.game.num_players
         self.turn_index += 1
         if self.turn_index == n:
-            if self.round == ROUNDS:
+            if self.round == self.game.rounds:  # three, or a research variant's
                 self.log.append({"kind": "silent_end"})
                 events.append(Event("silent_end", None))
                 self._end_game()
@@ -657,7 +658,7 @@ class PixmitState(State["PixmitGame"]):
         self.offer_cards = ()
         self.claims = []
         self.target = -1
-        self.known = [(1 << C.NUM_CARDS) - 1] * self.game.num_players
+        self.known = [sum(1 << x for x in self.game.deck_cards)] * self.game.num_players
         self.cards_version += 1
         self._set_phase(OVER)
 

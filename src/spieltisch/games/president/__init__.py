@@ -34,6 +34,10 @@ SPEC = GameSpec(
     min_players=4,
     max_players=8,
     default_players=5,
+    # the levels' fixed ratings as rated opponents (server/ratings.py): OpenSkill after
+    # 6 tournament games at the default count (docs/server.md, "Ratings")
+    bot_ratings={"easy": (13.01, 7.36), "medium": (28.14, 7.52),
+                 "hard": (33.4, 7.74)},
     options=(
         Option("skip_rule", bool, False,
                N_("Überspringen: matching the top rank skips the next player"),

@@ -8,7 +8,6 @@ never wild; a pass is permanent for the pile; four of a kind toggles the revolut
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from enum import Enum, IntEnum
 from operator import getitem
 from typing import TYPE_CHECKING, Any
@@ -267,27 +266,6 @@ class PresidentState(State["PresidentGame"]):
         self.to_move = leader
 
     # -- who acts: the phase table (``PHASES``) ------------------------------------------
-    # The PLAY rule is inlined in these three: nearly every action is a play, they are the
-    # throughput loop, and the core's own dispatch costs President 5.7% more instructions
-    # per random decision (issue 36). The other phases go to the core's dispatch.
-    def to_act(self) -> Sequence[int]:
-        """The seat the current phase waits for (``PHASES``)."""
-        if self.phase is PLAY:
-            return (self.to_move,)
-        return super().to_act()
-
-    def _legal_actions(self, seat: int) -> list[int]:
-        """The current phase's legal actions of ``seat`` (``PHASES``)."""
-        if self.phase is PLAY:
-            return self._plays(self.hands[seat]) if seat == self.to_move else []
-        return super()._legal_actions(seat)
-
-    def _apply(self, seat: int, action: int) -> list[Event]:
-        """The current phase's rule applies the action (``PHASES``)."""
-        if self.phase is PLAY:
-            return self._play(seat, action)
-        return super()._apply(seat, action)
-
     def _not_your_turn(self, seat: int) -> Check | None:
         """One seat acts at a time (§2.4, §3): the reason when it is not ``seat``."""
         turn = self.to_act()[0]

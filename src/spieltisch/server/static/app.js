@@ -1,8 +1,11 @@
 // spieltisch browser client: lobby, table, replays. Plain ES modules, no build step.
 // Protocol: docs/server.md; the client's parts: docs/client.md.
 
+import { installAccount } from './account.js';
 import { installSwitcher, onLanguageChange, preferredLanguage, setLanguage, t } from './i18n.js';
+import './history.js';  // the /me/games and /u/NAME/games pages (routes of their own)
 import { openLobby } from './lobby.js';
+import './profile.js';  // the /u/NAME profile and /leaderboard pages (routes of their own)
 import { openReplay } from './replay.js';
 import { addRoute, currentPage, go, route } from './router.js';
 import { installRules } from './rules.js';
@@ -36,7 +39,8 @@ window.addEventListener('popstate', route);
 installRules();
 installSwitcher();
 // the first language load labels the frame and opens the page; later switches redraw it
-setLanguage(preferredLanguage()).then(() => {
+// the account (who is signed in) is asked at the same time: /account needs it
+Promise.all([setLanguage(preferredLanguage()), installAccount()]).then(() => {
   labelFrame();
   onLanguageChange((lang) => {
     labelFrame();

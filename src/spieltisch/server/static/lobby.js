@@ -1,14 +1,18 @@
-// The lobby (`/`): a new table, joining by code, open tables and finished games.
+// The lobby (`/`): a new table, playing with people (quick-join, the waiting list), the
+// open tables, joining by code, games in progress and finished games.
 
+import { account } from './account.js';
 import { language, t } from './i18n.js';
 import { PACES, firstPace, paceLabel } from './pace.js';
 import { go } from './router.js';
 import { showRules } from './rules.js';
 import {
-  $, api, esc, keepName, keepSeat, myName, seatOf, toast,
+  $, announce, api, esc, keepName, keepSeat, myName, seatOf, toast,
 } from './util.js';
 
 const DEFAULT_BOT = 'bot:medium';
+/** The waiting list's polls start at least this far apart. */
+const POLL_GAP_MS = 1000;
 
 /** Open the lobby; `?from=CODE` fills the new table's form like table CODE ("New table"
  * at the end of a game: the same game, options, pace and seats, you first). */
@@ -36,6 +40,9 @@ class Lobby {
     this.prefill = null;  // {code, game, players, options} of the table `from`
     this.games = [];
     this.tables = [];
+    this.open = [];       // the tables strangers can join (GET /api/open-tables)
+    this.waiting = null;  // {token, game, players, count} while on a waiting list
+    this.meet = null;     // what the "Play with people" box says: {text, offer}
     // `paceSet`: the creator chose the pace; else it follows the game (learning at a first table)
     this.choice = { game: null, seats: [], pace: PACES[0], paceSet: false };
     $('#app').dataset.page = 'lobby';
@@ -43,8 +50,9 @@ class Lobby {
 
   async load() {
     const lang = language();
-    [this.games, this.tables] = await Promise.all([
-      api('GET', `/api/games?lang=${lang}`), api('GET', '/api/tables')]);
+    [this.games, this.tables, this.open] = await Promise.all([
+      api('GET', `/api/games?lang=${lang}`), api('GET', '/api/tables'),
+      api('GET', `/api/open-tables?lang=${lang}`)]);
     if (this.from && !this.prefill) await this.like(this.from);
     this.draw();
   }
@@ -74,10 +82,15 @@ class Lobby {
 
   onLanguage() { this.load(); }
 
+  /** Leaving the lobby leaves the waiting list too. */
+  leave() { this.leaveWaiting(); }
+
   game() { return this.games.find((g) => g.name === $('#c-game').value) || this.games[0]; }
 
   draw() {
-    const open = this.tables.filter((tb) => tb.status === 'waiting' || tb.status === 'playing');
+    // the open tables have a list of their own; the rest of the live ones are in progress
+    const listed = new Set(this.open.map((tb) => tb.code));
+    const live = this.tables.filter((tb) => (tb.status === 'waiting' || tb.status === 'playing') && !listed.has(tb.code));
     const done = this.tables.filter((tb) => tb.status !== 'waiting' && tb.status !== 'playing');
     $('#app').innerHTML = `<h1 class="visually-hidden">${esc(t('Lobby'))}</h1>
     <section class="panel" aria-labelledby="new-h"><h2 id="new-h">${esc(t('New table'))}</h2>
@@ -95,6 +108,8 @@ class Lobby {
           <span id="c-pace-help" class="small muted">${esc(t('Relaxed: every timer three times as long, for learners. No move timer: everyone takes their time; a window for reactions stays open at least 10 s.'))}</span>
         </div>
         <p id="c-pace-first" class="note" role="status" hidden></p>
+        <p><label><input type="checkbox" id="c-rated" aria-describedby="c-rated-help"> ${esc(t('Rated'))}</label>
+          <span id="c-rated-help" class="small muted">${esc(t('The result changes the ratings of the players; only signed-in players sit at a rated table.'))}</span></p>
         <p id="c-summary" class="muted"></p>
         <fieldset><legend>${esc(t('Seats'))}</legend><div id="c-seats" class="seatlist"></div></fieldset>
         <fieldset><legend>${esc(t('Options'))}</legend><div id="c-options" class="options"></div></fieldset>
@@ -102,14 +117,28 @@ class Lobby {
         <button type="submit" class="primary">${esc(t('Create the table and sit down'))}</button>
       </form>
     </section>
+    <section class="panel" aria-labelledby="meet-h"><h2 id="meet-h">${esc(t('Play with people'))}</h2>
+      <form id="meet-form" class="row">
+        <label>${esc(t('Game'))} <select id="m-game">${this.games.map((g) => `<option value="${esc(g.name)}"${g.name === this.choice.game ? ' selected' : ''}>${esc(g.title)}</option>`).join('')}</select></label>
+        <label>${esc(t('Players'))} <select id="m-players"></select></label>
+        <button type="submit" class="primary" id="m-quick">${esc(t('Quick join'))}</button>
+        <button type="button" id="m-wait">${esc(t('Wait for players'))}</button>
+      </form>
+      <p class="small muted">${esc(t('Quick join takes a free seat at the open table that has waited longest. On the waiting list, a table starts as soon as enough people wait.'))}</p>
+      <div id="m-status" role="status"></div>
+      ${account() ? `<p><a href="/me/games">${esc(t('My games'))}</a></p>` : ''}
+    </section>
+    <section class="panel" aria-labelledby="open-h"><h2 id="open-h">${esc(t('Open tables'))}</h2>
+      ${this.open.length ? `<ul class="tables open-tables">${this.open.map((tb) => this.freeHtml(tb)).join('')}</ul>` : `<p class="muted">${esc(t('No open tables.'))}</p>`}
+    </section>
     <section class="panel" aria-labelledby="join-h"><h2 id="join-h">${esc(t('Join a table'))}</h2>
       <form id="join-form" class="row">
         <label>${esc(t('Table code'))} <input id="join-code" autocomplete="off" size="8" required></label>
         <button type="submit">${esc(t('Go to the table'))}</button>
       </form>
     </section>
-    <section class="panel" aria-labelledby="open-h"><h2 id="open-h">${esc(t('Open tables'))}</h2>
-      ${open.length ? `<ul class="tables">${open.map((tb) => this.openHtml(tb)).join('')}</ul>` : `<p class="muted">${esc(t('No open tables.'))}</p>`}
+    <section class="panel" aria-labelledby="live-h"><h2 id="live-h">${esc(t('Games in progress'))}</h2>
+      ${live.length ? `<ul class="tables">${live.map((tb) => this.openHtml(tb)).join('')}</ul>` : `<p class="muted">${esc(t('None right now.'))}</p>`}
     </section>
     <section class="panel" aria-labelledby="done-h"><h2 id="done-h">${esc(t('Finished games'))}</h2>
       ${done.length ? `<ul class="tables">${done.slice(0, 50).map((tb) => this.doneHtml(tb)).join('')}</ul>` : `<p class="muted">${esc(t('None yet.'))}</p>`}
@@ -130,6 +159,12 @@ class Lobby {
       $('#c-pace-first').hidden = true;
     });
     $('#create-form').addEventListener('submit', (e) => { e.preventDefault(); this.create(); });
+    $('#m-game').addEventListener('change', () => this.fillMeet());
+    $('#meet-form').addEventListener('submit', (e) => { e.preventDefault(); this.quickJoin(); });
+    $('#m-wait').addEventListener('click', () => this.startWaiting());
+    $('#m-status').addEventListener('click', (e) => this.onMeetClick(e));
+    this.fillMeet();
+    this.drawMeet();
     if (this.prefill) $('#c-players').value = this.prefill.players;
     this.fill(!this.choice.game);
   }
@@ -169,6 +204,153 @@ class Lobby {
     return `<li><strong>${esc(tb.code)}</strong> ${esc(this.titleOf(tb.game))} · ${esc(names.join(', '))} · ${esc(this.paceText(tb))} · <strong>${esc(result)}</strong>
       <a class="btn" href="/r/${esc(tb.code)}">${esc(t('Replay'))}</a>
       <a class="btn" href="/api/tables/${esc(tb.code)}/replay" download>${esc(t('Download'))}</a></li>`;
+  }
+
+  /** An open table: game, rated or casual, pace, its options other than the defaults (by
+   * the labels and words of the form), who sits where, and a Join button (the table's
+   * page asks for the name and takes a seat). */
+  freeHtml(tb) {
+    const g = this.games.find((x) => x.name === tb.game);
+    const levels = Object.fromEntries((g?.bots || []).map(botOf).map((b) => [b.level, b.label]));
+    const seats = tb.seats.map((s) => {
+      if (s.kind === 'bot') return t('{player} (bot: {level})', { player: s.name, level: levels[s.bot] || s.bot });
+      return s.taken ? s.name || t('a player') : t('free seat');
+    }).join(', ');
+    const value = (o) => {
+      if (o.value_label) return o.value_label;
+      if (typeof o.value === 'boolean') return o.value ? t('on') : t('off');
+      return String(o.value);
+    };
+    const changed = tb.options.filter((o) => !o.default);
+    const options = changed.length ? changed.map((o) => `${o.label}: ${value(o)}`).join('; ') : t('standard rules');
+    const mine = seatOf(tb.code);
+    const join = mine ? t('Back to the table') : t('Join');
+    const label = t('Join table {code}', { code: tb.code });
+    return `<li data-code="${esc(tb.code)}"><strong>${esc(tb.code)}</strong> ${esc(tb.title)} · ${esc(tb.rated ? t('rated') : t('casual'))} · ${esc(this.paceText(tb))}
+      <br><span class="small">${esc(t('Seats: {seats}', { seats }))} · ${esc(t('Options: {options}', { options }))}</span>
+      <a class="btn primary" href="/t/${esc(tb.code)}"${mine ? '' : ` aria-label="${esc(label)}"`}>${esc(join)}</a></li>`;
+  }
+
+  meetGame() { return this.games.find((g) => g.name === $('#m-game').value) || this.games[0]; }
+
+  /** The player counts of the game chosen for playing with people. */
+  fillMeet() {
+    const g = this.meetGame();
+    if (!g) return;
+    const p = playersOf(g);
+    const counts = Array.from({ length: p.max - p.min + 1 }, (_, i) => p.min + i);
+    $('#m-players').innerHTML = (counts.length > 1 ? `<option value="">${esc(t('any number'))}</option>` : '')
+      + counts.map((n) => `<option value="${n}">${n}</option>`).join('');
+  }
+
+  meetBody() {
+    const body = { game: this.meetGame().name, name: $('#name').value.trim() };
+    const players = $('#m-players').value;
+    if (players) body.players = parseInt(players, 10);
+    keepName(body.name);
+    return body;
+  }
+
+  /** What the box says: the waiting list's state, or the answer of the last try. */
+  drawMeet() {
+    const box = $('#m-status');
+    if (!box) return;
+    if (this.waiting) {
+      const w = this.waiting;
+      box.innerHTML = `<p class="note">${esc(t('On the waiting list for {game} ({n} players): {count} waiting. The table starts when enough people wait.', { game: this.titleOf(w.game), n: w.players, count: w.count }))}</p>
+        <button type="button" data-meet="leave">${esc(t('Leave the waiting list'))}</button>`;
+    } else if (this.meet) {
+      const offer = this.meet.offer ? ` <button type="button" data-meet="wait">${esc(t('Wait for players'))}</button>
+        <button type="button" data-meet="create">${esc(t('Create a table'))}</button>` : '';
+      box.innerHTML = `<p>${esc(this.meet.text)}</p>${offer}`;
+    } else {
+      box.innerHTML = '';
+    }
+  }
+
+  onMeetClick(e) {
+    const b = e.target.closest('[data-meet]');
+    if (!b) return;
+    if (b.dataset.meet === 'leave') this.leaveWaiting();
+    if (b.dataset.meet === 'wait') this.startWaiting();
+    if (b.dataset.meet === 'create') {  // the new table's form, with this game
+      $('#c-game').value = this.meetGame().name;
+      this.choice.seats = [];
+      this.fill(true);
+      this.meet = null;
+      this.drawMeet();
+      $('#c-game').focus();
+    }
+  }
+
+  /** A seat at the open table of the game that has waited longest; none: the offer to
+   * wait for players or to create a table. */
+  async quickJoin() {
+    const body = this.meetBody();
+    const skip = this.open.map((tb) => tb.code).filter((code) => seatOf(code));
+    if (skip.length) body.skip = skip;
+    try {
+      const j = await api('POST', '/api/quick-join', body);
+      keepSeat(j.code, j.seat, j.token);
+      go(`/t/${j.code}`);
+    } catch (err) {
+      this.meet = { text: err.message, offer: err.code === 'no_open_table' };
+      this.drawMeet();
+    }
+  }
+
+  /** Put this person on the waiting list and wait (long polls) until they are seated. */
+  async startWaiting() {
+    if (this.waiting) return;
+    this.meet = null;
+    let w;
+    try {
+      w = await api('POST', '/api/waiting', this.meetBody());
+    } catch (err) {
+      this.meet = { text: err.message, offer: false };
+      this.drawMeet();
+      return;
+    }
+    if (w.status === 'seated') { this.seatedAt(w); return; }
+    const mine = { token: w.waiting_token, game: w.game, players: w.players, count: w.waiting };
+    this.waiting = mine;
+    this.drawMeet();
+    announce(t('You are on the waiting list.'));
+    while (this.waiting === mine) {
+      let a;
+      const asked = Date.now();
+      try {
+        a = await api('POST', '/api/waiting/poll', { waiting_token: mine.token });
+      } catch (err) {
+        if (this.waiting === mine) {
+          this.waiting = null;
+          this.meet = { text: err.message, offer: false };
+          this.drawMeet();
+        }
+        return;
+      }
+      if (a.status === 'seated') { this.seatedAt(a, this.waiting === mine); return; }
+      if (this.waiting !== mine) return;
+      mine.count = a.waiting;
+      this.drawMeet();
+      // a poll answered early (a stopping server answers at once): the next after a second
+      await new Promise((done) => { setTimeout(done, POLL_GAP_MS - (Date.now() - asked)); });
+    }
+  }
+
+  /** Seated from the waiting list: keep the seat and go there (`go`: still on the list). */
+  seatedAt(a, goThere = true) {
+    keepSeat(a.code, a.seat, a.token);
+    this.waiting = null;
+    if (goThere) go(`/t/${a.code}`);
+  }
+
+  leaveWaiting() {
+    const w = this.waiting;
+    if (!w) return;
+    this.waiting = null;
+    api('POST', '/api/waiting/leave', { waiting_token: w.token }).catch(() => {});
+    this.drawMeet();
   }
 
   /** Fill players, seats and options for the chosen game (`fresh`: its defaults). */
@@ -279,6 +461,7 @@ class Lobby {
     const body = {
       game: g.name, players: Number.isNaN(players) ? $('#c-players').value : players, options, pace: $('#c-pace').value,
     };
+    if ($('#c-rated').checked) body.rated = true;  // a rated table (server/ratings.py)
     // out of range, the seats are left to the server, which names the allowed range
     if (players >= p.min && players <= p.max) body.seats = this.choice.seats.slice(0, players);
     $('#create-error').textContent = '';

@@ -26,6 +26,10 @@ function lengthText(len) {
   return parts.join(' · ');
 }
 
+/** Who left the running game and when ("Ben: left in round 2"; server/ratings.py). */
+const leftHtml = (sheet, id) => ((sheet.left || []).length
+  ? `<h4 id="${id}-left">${esc(t('Left the game'))}</h4><ul class="left" aria-labelledby="${id}-left">${sheet.left.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : '');
+
 /**
  * The score sheet as a table: a row per round (its label, each seat's points, who won it),
  * the totals and places at its foot, and below it how ties were broken, in words.
@@ -54,7 +58,7 @@ export function sheetHtml(sheet, ctx, id = 'sheet') {
     <div class="sheetbox" role="region" tabindex="0" aria-labelledby="${id}-cap">
     <table class="scoresheet"><caption id="${id}-cap">${esc(sheet.title)}</caption>
       <thead>${head}</thead><tbody>${rows}</tbody><tfoot>${foot}</tfoot></table></div>
-    <p class="small muted">${esc(legend)} <span class="sheetlength">${esc(lengthText(sheet.length))}</span></p>${ties}</div>`;
+    <p class="small muted">${esc(legend)} <span class="sheetlength">${esc(lengthText(sheet.length))}</span></p>${ties}${leftHtml(sheet, id)}</div>`;
 }
 
 /** The panel that is drawn now (its buttons' clicks go to it). */

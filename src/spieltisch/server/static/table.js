@@ -1,6 +1,7 @@
 // A table (`/t/CODE`): seats around the table, the last play in the middle, your hand
 // below, the actions, the log. Game-specific drawing comes from the game's module (games.js).
 
+import { ChatPanel } from './chat.js';
 import { clockHtml, tickClock } from './clocks.js';
 import { Connection } from './connection.js';
 import { gameModule, gameTitle } from './games.js';
@@ -13,7 +14,7 @@ import { go } from './router.js';
 import { showRules } from './rules.js';
 import { EndPanel } from './scoresheet.js';
 import {
-  $, $$, announce, api, esc, forgetSeat, keepName, keepSeat, myName, seatOf, stored, toast,
+  $, $$, announce, api, ask, esc, forgetSeat, keepName, keepSeat, myName, seatOf, stored, toast,
 } from './util.js';
 
 const CLOCK_TICK_MS = 200;
@@ -74,6 +75,7 @@ class TablePage {
     this.guardOpened = null;    // when the misclick question opened (its seat's timer stops)
     this.frozenMs = 0;          // time that timer stood still since the last message
     this.sortKey = stored.get(`sort.${info.game}`, mod.sorts?.[0]?.key ?? null);
+    this.chat = new ChatPanel(this);  // the table chat, in the log's panel (chat.js)
     this.timer = setInterval(() => this.tick(), CLOCK_TICK_MS);
     $('#rules-btn').hidden = false;
     $('#rules-btn').onclick = () => showRules(info.game);
@@ -155,6 +157,9 @@ class TablePage {
         this.motion = { actor: m.seat ?? null, update: true };
         this.take(m, m.index + 1);
         this.notePenalties(m.events || []);
+        break;
+      case 'chat': case 'chat_history':
+        this.chat.onMessage(m);
         break;
       case 'rematch':  // the finished table's rematch changed (scoresheet.js)
         (this.endPanel ??= new EndPanel(this)).onRematch(m);
@@ -375,6 +380,7 @@ class TablePage {
       app.innerHTML = `<div class="tablegrid ${over ? 'over' : 'live'}">${this.headHtml()}${over ? this.resultHtml() : ''}${stopped}
         ${this.feltHtml()}${this.actionsHtml()}${this.handHtml()}${this.logHtml()}</div>`;
     }
+    this.chat.mount(app);
     this.drawStatus();
     fitHand();
     glide(before, { ...motion, root: app });
@@ -815,16 +821,6 @@ window.addEventListener('resize', fitHand);
 /** Ask before an attempt that costs cards when it is wrong; true to go ahead. `timed`: say
  * that the person's move timer stands still meanwhile. */
 function confirmAttempt(warning, card, timed) {
-  const dlg = $('#confirm');
-  $('#confirm-text').textContent = `${card}: ${warning}`;
-  $('#confirm-note').textContent = t('Your move timer stands still while you decide (up to 15 s).');
-  $('#confirm-note').hidden = !timed;
-  $('#confirm-yes').textContent = t('Try it anyway');
-  $('#confirm-no').textContent = t('Cancel');
-  return new Promise((resolve) => {
-    dlg.onclose = () => resolve(dlg.returnValue === 'yes');
-    dlg.returnValue = '';
-    dlg.showModal();
-    $('#confirm-no').focus();
-  });
+  return ask(`${card}: ${warning}`, t('Try it anyway'),
+    timed ? t('Your move timer stands still while you decide (up to 15 s).') : '');
 }

@@ -16,15 +16,46 @@ export class ApiError extends Error {
   }
 }
 
+// The signed-in session's CSRF token (docs/server.md, "Accounts and privacy"): every
+// request that changes something sends it in X-CSRF-Token. Read from /api/me once, and
+// from every answer of /api/account/... (sign-in and sign-up give a new one).
+let csrf = null;
+let csrfAsked = null;
+
+/** The session's CSRF token (null for a guest); `fresh` asks the server again. */
+async function csrfToken(fresh = false) {
+  if (fresh || !csrfAsked) {
+    csrfAsked = fetch('/api/me').then((r) => (r.ok ? r.json() : {}))
+      .then((d) => { csrf = d?.csrf || null; }).catch(() => {});
+  }
+  await csrfAsked;
+  return csrf;
+}
+
 /** One request to the server's HTTP API; JSON in, JSON (or text) out, errors thrown. */
-export async function api(method, path, body) {
+export async function api(method, path, body, retried = false) {
+  const headers = body ? { 'content-type': 'application/json' } : {};
+  if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) {
+    const token = await csrfToken();
+    if (token) headers['x-csrf-token'] = token;
+  }
   const res = await fetch(path, {
     method,
-    headers: body ? { 'content-type': 'application/json' } : {},
+    headers,
     body: body ? JSON.stringify(body) : undefined,
   });
   const type = res.headers.get('content-type') || '';
   const data = type.includes('json') ? await res.json() : await res.text();
+  if (res.status === 403 && data?.error === 'csrf' && !retried) {
+    await csrfToken(true);  // signed in or out in another tab meanwhile: once more
+    return api(method, path, body, true);
+  }
+  // an answer that says who is signed in (`{account, csrf}`) carries the session's token
+  if (res.ok && (path.startsWith('/api/account/') || path === '/api/me')
+      && data && typeof data === 'object' && 'account' in data) {
+    csrf = data.csrf || null;
+    csrfAsked = Promise.resolve();
+  }
   if (!res.ok) {
     throw new ApiError(res.status, data?.error || '', data?.message || `${res.status} ${res.statusText}`);
   }
@@ -47,6 +78,22 @@ export function toast(text, kind = 'error') {
 export function announce(text) {
   const box = $('#announce');
   if (box) box.textContent = text;
+}
+
+/** Ask in the page's confirm dialog (`yes`: its button; `note`: a second line, or none);
+ * true to go ahead. Its Cancel button is labelled with the page's frame (app.js). */
+export function ask(text, yes, note = '') {
+  const dlg = $('#confirm');
+  $('#confirm-text').textContent = text;
+  $('#confirm-note').textContent = note;
+  $('#confirm-note').hidden = !note;
+  $('#confirm-yes').textContent = yes;
+  return new Promise((resolve) => {
+    dlg.onclose = () => resolve(dlg.returnValue === 'yes');
+    dlg.returnValue = '';
+    dlg.showModal();
+    $('#confirm-no').focus();
+  });
 }
 
 /** Settings kept in the browser (localStorage), JSON-encoded; missing → `fallback`. */

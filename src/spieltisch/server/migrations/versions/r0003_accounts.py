@@ -32,6 +32,7 @@ def upgrade() -> None:
             sa.Column("password_hash", sa.String(256), nullable=True),
             sa.Column("lang", sa.String(8), nullable=False, server_default="en"),
             sa.Column("created", sa.Float, nullable=False),
+            sqlite_autoincrement=True,
         )
     if f"{prefix}sessions" not in present:
         op.create_table(
