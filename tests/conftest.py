@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 #: Tests that run one at a time, after the rest (scripts/test.sh runs the rest on every
@@ -35,3 +37,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             if item.path.name in WAITING_FILES:
                 item.add_marker(pytest.mark.waits)
     items.sort(key=lambda item: item.path.name == "test_ray.py")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def cheap_password_hashing() -> Iterator[None]:
+    """Account passwords hashed with argon2's cheapest profile in the tests' own processes
+    (a server's RFC 9106 hash costs 0.2 s of CPU: test_accounts checks that it is the
+    default)."""
+    from argon2 import profiles
+
+    from spieltisch.server import accounts
+
+    accounts.HASHING = profiles.CHEAPEST
+    yield
+    accounts.HASHING = None

@@ -105,10 +105,10 @@ def test_cfr_plus_reaches_its_threshold_on_hockey_research():
     assert exploitability.exploitability(game, solver.average_policy()) < 0.003
 
 
+@pytest.mark.volume  # a minute of best responses: once, on the compiled build (test.sh)
 def test_cfr_plus_reaches_its_threshold_on_pixmit_research():
     """Cards 07 10 04 06: 6,384 information states; CFR+ is deterministic: exploitability
-    1/2 after one iteration, 1/6 after two (the test's budget: a best response over this
-    tree costs a few seconds; examples/research_cfr.py goes on to 0.001)."""
+    1/2 after one iteration, 1/6 after two (examples/research_cfr.py goes on to 0.001)."""
     game = pixmit()
     solver = cfr.CFRPlusSolver(game)
     assert len(solver.current_policy().state_lookup) == 6384

@@ -69,7 +69,12 @@ def open_table(server: LoopbackServer, browser: Any, state: State[Any] | None = 
 def test_a_played_card_glides_from_the_hand_to_the_pile(still_server: LoopbackServer,
                                                         browser: Any) -> None:
     page, card = open_table(still_server, browser)
-    start = page.locator(f".hand .cardbtn[data-card='{card}']").bounding_box()
+    # read in one step in the page: a redraw (any message redraws the table) replaces the
+    # hand's buttons, and a locator's box of a button just replaced is None
+    start = page.evaluate(f"""() => {{
+        const b = document.querySelector(".hand .cardbtn[data-card='{card}']")
+            .getBoundingClientRect();
+        return {{x: b.x, y: b.y}}; }}""")
     page.evaluate(WATCH)
     page.click(f".hand .cardbtn[data-card='{card}']")
     page.wait_for_function("() => document.querySelector('#app').dataset.required === 'false'")

@@ -21,13 +21,13 @@ from starlette.testclient import TestClient
 
 from spieltisch.core.registry import get_spec
 from spieltisch.replay import Replay
-from spieltisch.server import guard
+from spieltisch.server import accounts, guard
 from spieltisch.server.account_routes import TRIES_PER_ADDRESS, TRIES_PER_NAME
-from spieltisch.server.accounts import DELETED_NAME, SESSION_COOKIE, SESSION_SECONDS
+from spieltisch.server.accounts import DELETED_NAME, SESSION_COOKIE, SESSION_SECONDS, AccountStore
 from spieltisch.server.app import create_app
 from spieltisch.server.config import ServerConfig
 from spieltisch.server.lobby import Lobby
-from spieltisch.server.store import SeatRow
+from spieltisch.server.store import SeatRow, Store
 from spieltisch.server.table import hash_token
 
 from .helpers import app_client, app_lobby, unique_prefix
@@ -400,3 +400,27 @@ def test_bad_input_is_refused_and_changes_nothing(client: TestClient) -> None:
     r = raw_post(client, "/api/account/password", {"old": PASSWORD, "new": "\udc00" * 9},
                  csrf(up))
     assert r.status_code == 400 and accounts.verify("anna", PASSWORD) is not None
+
+
+def test_a_server_hashes_passwords_with_rfc_9106s_argon2id(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The suite hashes with argon2's cheapest profile (tests/conftest.py); a server uses
+    argon2-cffi's default, RFC 9106's low-memory setting, and verifies what it made."""
+    monkeypatch.setattr(accounts, "HASHING", None)
+    store = Store(f"sqlite:///{tmp_path / 'hashing.sqlite3'}", unique_prefix())
+    try:
+        people = AccountStore(store.engine, store.account_tables)
+        made = people.create("Hashed", PASSWORD)
+        assert made is not None
+        with store.engine.connect() as conn:
+            stored = conn.execute(select(store.account_tables.accounts.c.password_hash)
+                                  ).scalar_one()
+        assert stored.startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+        assert people.verify("hashed", PASSWORD) == made
+        assert people.verify("hashed", "wrong horse") is None
+        assert people.verify("nobody", PASSWORD) is None  # the dummy hash: same profile
+        assert people._dummy is not None and people._dummy.startswith("$argon2id$v=19$m=65536")
+    finally:
+        store.drop_all()
+        store.close()

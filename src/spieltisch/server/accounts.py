@@ -59,6 +59,12 @@ DELETED_NAME = N_("(deleted player)")
 MAX_CLAIMED_SEATS = 50
 
 
+#: Argon2id's parameters (an ``argon2.Parameters``); None: argon2-cffi's default, RFC
+#: 9106's low-memory recommendation (t=3, m=64 MiB, p=4). The test suite sets the
+#: library's cheapest profile (tests/conftest.py): the same code, a thousandth of the work.
+HASHING: Any = None
+
+
 @dataclass(frozen=True)
 class Account:
     """A signed-in person as the server knows them."""
@@ -127,10 +133,17 @@ class AccountStore:
         prefix = tables.accounts.name.removesuffix("accounts")
         self.tables: Table = md.tables[f"{prefix}tables"]
         self.seats: Table = md.tables[f"{prefix}seats"]
-        self.hasher = PasswordHasher()  # Argon2id, the library's RFC 9106 profile
+        self.hasher = PasswordHasher() if HASHING is None \
+            else PasswordHasher.from_parameters(HASHING)
         # a hash to verify against when the name is unknown: signing in with an unknown
-        # name takes as long as with a wrong password (no account enumeration by timing)
-        self._dummy = self.hasher.hash(secrets.token_hex(16))
+        # name takes as long as with a wrong password (no account enumeration by timing);
+        # made at the first such sign-in, so that a server starts without hashing
+        self._dummy: str | None = None
+
+    def _dummy_hash(self) -> str:
+        if self._dummy is None:
+            self._dummy = self.hasher.hash(secrets.token_hex(16))
+        return self._dummy
 
     def create(self, name: str, password: str, lang: str = "en") -> Account | None:
         """A new account; None when the name is taken."""
@@ -166,7 +179,8 @@ class AccountStore:
         is verified against a dummy hash: the same time, and None)."""
         from argon2.exceptions import InvalidHashError, VerificationError
 
-        stored = row.password_hash if row is not None and row.password_hash else self._dummy
+        stored = row.password_hash if row is not None and row.password_hash \
+            else self._dummy_hash()
         try:
             self.hasher.verify(stored, password)
         except (VerificationError, InvalidHashError):

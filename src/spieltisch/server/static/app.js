@@ -3,18 +3,23 @@
 
 import { installAccount } from './account.js';
 import { installSwitcher, onLanguageChange, preferredLanguage, setLanguage, t } from './i18n.js';
-import './history.js';  // the /me/games and /u/NAME/games pages (routes of their own)
-import { openLobby } from './lobby.js';
-import './profile.js';  // the /u/NAME profile and /leaderboard pages (routes of their own)
-import { openReplay } from './replay.js';
 import { addRoute, currentPage, go, route } from './router.js';
 import { installRules } from './rules.js';
 import { openTable } from './table.js';
 import { $ } from './util.js';
 
+// The lobby's, replay's, history's and profile's modules load when first opened: a table
+// page never needs them (tests/test_client_page.py weighs what a table page loads).
+const history = () => import('./history.js');
+const profile = () => import('./profile.js');
 addRoute(/^\/t\/([A-Za-z0-9]+)\/?$/, openTable);
-addRoute(/^\/r\/([A-Za-z0-9]+)\/?$/, openReplay);
-addRoute(/^\/?$/, openLobby);
+addRoute(/^\/r\/([A-Za-z0-9]+)\/?$/, async (p, q) => (await import('./replay.js')).openReplay(p, q));
+addRoute(/^\/me\/games\/?$/, async (_p, q) => (await history()).openHistory(null, q));
+addRoute(/^\/u\/([^/]+)\/games\/?$/,
+  async ([name], q) => (await history()).openHistory(decodeURIComponent(name), q));
+addRoute(/^\/u\/([^/]+)\/?$/, async (p, q) => (await profile()).openProfile(p, q));
+addRoute(/^\/leaderboard\/?$/, async (p, q) => (await profile()).openLeaderboard(p, q));
+addRoute(/^\/?$/, async (p, q) => (await import('./lobby.js')).openLobby(p, q));
 
 /** The texts of the page's frame (header, dialogs) in the current language. */
 function labelFrame() {

@@ -6,12 +6,10 @@
 
 import { account } from './account.js';
 import { language, t } from './i18n.js';
-import { addRoute, go } from './router.js';
+import { go } from './router.js';
 import { sheetHtml } from './scoresheet.js';
 import { $, api, esc } from './util.js';
 
-addRoute(/^\/me\/games\/?$/, (_params, query) => openHistory(null, query));
-addRoute(/^\/u\/([^/]+)\/games\/?$/, ([name], query) => openHistory(decodeURIComponent(name), query));
 
 const PAGE = 20;
 

@@ -4,7 +4,7 @@
 // played, finished share, abandoned, left). Server side: server/ratings.py.
 
 import { LANGUAGES, language, t } from './i18n.js';
-import { go, addRoute } from './router.js';
+import { go } from './router.js';
 import { $, api, esc } from './util.js';
 
 /** A rating number as the reader's language writes it, one decimal. */
@@ -23,7 +23,7 @@ const titleOf = (games, name) => games.find((g) => g.name === name)?.title || na
 const provisionalMark = (r) => (r.provisional
   ? ` <span class="tag provisional">${esc(t('provisional'))}</span>` : '');
 
-async function openProfile([name]) {
+export async function openProfile([name]) {
   const who = decodeURIComponent(name);
   document.title = t('spieltisch — {name}', { name: who });
   $('#rules-btn').hidden = true;
@@ -64,7 +64,7 @@ async function openProfile([name]) {
   return {};
 }
 
-async function openLeaderboard(_params, query) {
+export async function openLeaderboard(_params, query) {
   document.title = t('spieltisch — leaderboards');
   $('#rules-btn').hidden = true;
   $('#app').dataset.page = 'leaderboard';
@@ -106,5 +106,3 @@ async function openLeaderboard(_params, query) {
   return {};
 }
 
-addRoute(/^\/u\/([^/]+)\/?$/, openProfile);
-addRoute(/^\/leaderboard\/?$/, openLeaderboard);

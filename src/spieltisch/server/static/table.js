@@ -483,7 +483,8 @@ class TablePage {
     // a heading (for the eye hidden) keeps the headings in order: h1, this h2, the centre's h3
     // how narrow a seat may be on a phone is the game's to say (facts with chips need room)
     const seatMin = this.mod.seatMin ? ` style="--seat-min: ${+this.mod.seatMin}rem"` : '';
-    return `<section class="felt" aria-labelledby="felt-h"${seatMin}><h2 id="felt-h" class="visually-hidden">${esc(label)}</h2>
+    // focusable: where the seats overflow it scrolls, and a keyboard must reach that too
+    return `<section class="felt" tabindex="0" aria-labelledby="felt-h"${seatMin}><h2 id="felt-h" class="visually-hidden">${esc(label)}</h2>
       <div class="seats-top">${top.map((s) => this.seatHtml(s, 'top')).join('')}</div>
       <div class="seats-left">${left.map((s) => this.seatHtml(s, 'left')).join('')}</div>
       <div class="centre">${this.centreClocksHtml()}${centre}${full}</div>
