@@ -105,7 +105,6 @@ def test_cfr_plus_reaches_its_threshold_on_hockey_research():
     assert exploitability.exploitability(game, solver.average_policy()) < 0.003
 
 
-@pytest.mark.volume  # a minute of best responses: once, on the compiled build (test.sh)
 def test_cfr_plus_reaches_its_threshold_on_pixmit_research():
     """Cards 07 10 04 06: 6,384 information states; CFR+ is deterministic: exploitability
     1/2 after one iteration, 1/6 after two (examples/research_cfr.py goes on to 0.001)."""
