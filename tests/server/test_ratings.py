@@ -56,14 +56,16 @@ async def play_out(rt: TableRuntime, rng: random.Random) -> None:
             await rt.acting._apply_locked(seat, rng.choice(st.legal_actions(seat)))
 
 
-async def rated_hockey(lobby: Lobby, *accounts: Account) -> TableRuntime:
-    """A rated Hockey table of two people, both seated with their accounts."""
+async def rated_hockey(lobby: Lobby, *accounts: Account, alone: bool = True) -> TableRuntime:
+    """A rated Hockey table of two people, both seated with their accounts; ``alone``: with
+    no bots, timers or grace periods (the test moves alone)."""
     rt = await lobby.create({"game": "hockey", "seats": ["human", "human"], "rated": True},
                             "owner")
     for i, account in enumerate(accounts):
         await lobby.join(rt, {}, f"client{i}", account=account)
     assert rt.status == "playing"
-    await rt.close()  # no bots, timers or grace periods: the test moves alone
+    if alone:
+        await rt.close()
     return rt
 
 
@@ -170,10 +172,7 @@ def test_a_leave_after_grace_is_recorded_and_rated_as_a_loss(db_url: str) -> Non
             anna = lobby.accounts.create("anna", "password-anna")
             ben = lobby.accounts.create("ben", "password-ben")
             assert anna is not None and ben is not None
-            rt = await lobby.create({"game": "hockey", "seats": ["human", "human"],
-                                     "rated": True}, "owner")
-            await lobby.join(rt, {}, "a", account=anna)
-            await lobby.join(rt, {}, "b", account=ben)
+            rt = await rated_hockey(lobby, anna, ben, alone=False)  # Ben's grace runs
             rng = random.Random(3)
             for _ in range(4):  # a few moves, then Ben stays away past the grace period
                 st = rt.state
@@ -398,10 +397,7 @@ def test_the_grace_timer_records_the_leave_and_a_return_does_not_erase_it(
             anna = lobby.accounts.create("anna", "password-anna")
             ben = lobby.accounts.create("ben", "password-ben")
             assert anna is not None and ben is not None
-            rt = await lobby.create({"game": "hockey", "seats": ["human", "human"],
-                                     "rated": True}, "owner")
-            await lobby.join(rt, {}, "a", account=anna)
-            await lobby.join(rt, {}, "b", account=ben)
+            rt = await rated_hockey(lobby, anna, ben, alone=False)  # Ben's grace runs
             assert await rt.attach(Screen().conn, 0)  # Anna is there; Ben is not
             await walk(loop, rt, 4.9)
             assert rt.left == {} and RatingStore(lobby.store).leaves(rt.row.id) == {}
