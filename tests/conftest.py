@@ -21,6 +21,9 @@ PARALLEL_SERVER_FILES = {"test_long_games.py", "test_migrate.py", "test_store.py
 #: Serial tests that measure no time but spend it waiting (for an install, Ray, cluster
 #: nodes and their failovers): scripts/test.sh runs them one at a time beside the tests on
 #: every core, at a higher priority than those, rather than after them (mark ``waits``).
+#: A single test of another file joins them by its own mark ``waits`` (a server whose
+#: generous time limit a busy machine cannot reach, a browser that waits out a clock, bots
+#: at a human pace).
 WAITING_FILES = {"test_fresh_machine.py", "test_ray.py", "test_cluster.py",
                  "test_cluster_faults.py", "test_crash.py", "test_lifecycle.py"}
 
@@ -36,6 +39,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.serial)
             if item.path.name in WAITING_FILES:
                 item.add_marker(pytest.mark.waits)
+        elif item.get_closest_marker("waits"):
+            item.add_marker(pytest.mark.serial)
     items.sort(key=lambda item: item.path.name == "test_ray.py")
 
 

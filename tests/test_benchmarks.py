@@ -76,6 +76,7 @@ def test_compiled_beside_pure(tmp_path: Path) -> None:
     assert all(r["pure"] > 0 and r["compiled"] > 0 for r in data["rows"])
 
 
+@pytest.mark.waits  # bots at a human pace: 40 s of waiting
 def test_realtime_and_hoax_pace(tmp_path: Path) -> None:
     figures = tmp_path / "realtime.json"
     printed = bench("realtime.py", "--levels", "medium", "--seconds", "4", "--tables", "3",

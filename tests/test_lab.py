@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from filelock import FileLock
 from typer.testing import CliRunner
 
 pytest.importorskip("pandas")
@@ -25,7 +26,9 @@ import pandas as pd  # noqa: E402
 from scipy import stats as sps  # noqa: E402
 
 import spieltisch  # noqa: E402
+from spieltisch.bots.levels import Level, bot_spec  # noqa: E402
 from spieltisch.cli.main import app  # noqa: E402
+from spieltisch.core.registry import game_names, get_spec  # noqa: E402
 from spieltisch.lab import index  # noqa: E402
 from spieltisch.lab.plan import LabPlan, Variant, parse_variant  # noqa: E402
 from spieltisch.lab.play import (  # noqa: E402
@@ -36,7 +39,7 @@ from spieltisch.lab.play import (  # noqa: E402
     trace_key,
     unique_best,
 )
-from spieltisch.lab.profiles import profile_for  # noqa: E402
+from spieltisch.lab.profiles import profile_for, showcase  # noqa: E402
 from spieltisch.lab.stats import (  # noqa: E402
     cards,
     compare_variants,
@@ -56,18 +59,15 @@ from spieltisch.lab.words import (  # noqa: E402
 from spieltisch.simulate import Task, play_one  # noqa: E402
 
 runner = CliRunner()
-GAMES = ("president", "hockey", "pixmit", "hood_politix", "hoax")
+GAMES = game_names()
+
+
+def skill_bots(game: str) -> tuple[str, str]:
+    """Random and a better bot: the medium level, or a small search where that is random."""
+    medium = bot_spec(get_spec(game).configure(None, None), Level.MEDIUM)
+    return ("random", medium if medium != "random" else "ismcts:20")
 PLOTS = {"seats", "length", "skill", "comparison", "cards", "actions", "decisions",
          "comebacks", "convergence"}
-
-#: one small lab per game: two variants (hood_politix: the planted longer game)
-LABS: dict[str, list[str]] = {
-    "president": ["--players", "4,6", "--variant", "base", "--variant", "skip:skip_rule=on"],
-    "hockey": ["--variant", "base", "--variant", "dealer0:first_dealer=0"],
-    "pixmit": ["--variant", "pro", "--variant", "beginner:mode=beginner"],
-    "hood_politix": ["--variant", "base", "--variant", "long:min_rounds=5"],
-    "hoax": ["--variant", "base", "--variant", "first0:first_player=0"],
-}
 
 
 def small_plan(game: str, variants: list[Variant], games: int = 12,
@@ -89,7 +89,7 @@ def test_a_lab_game_is_the_simulated_game_of_the_same_seed(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_action_is_a_decision_a_reaction_or_a_timer(game):
-    plan = small_plan(game, [Variant("standard")], games=6, bots=("random", "heuristic"))
+    plan = small_plan(game, [Variant("standard")], games=6, bots=skill_bots(game))
     for task in plan.tasks():
         r = play_lab_game(task)
         assert r["decisions"] + r["reactions"] + r["timers"] == r["actions"]
@@ -282,6 +282,20 @@ def test_the_equivalence_test_is_students_paired_tost():
     x, y = (rng.random(40) < 0.5).astype(float), (rng.random(40) < 0.5).astype(float)
     s = paired_effect(x, y, relative=False, binary=True)
     assert s.equivalence_p(0.2) == pytest.approx(ttost_paired(y, x, -0.2, 0.2)[0])
+
+
+def test_the_signed_rank_p_value_is_scipys_wilcoxon():
+    """Ties and zeros in few pairs take the vectorised permutation path, the rest SciPy's
+    own: the same p-value either way."""
+    from spieltisch.lab.stats import signed_rank_p
+
+    rng = np.random.default_rng(4)
+    cases = [np.array([1.0, 1.0, -2.0, 0.0, 3.0]), np.array([2.0, -1.0]),
+             np.array([0.0, 0.0, 5.0]), rng.normal(size=9)]
+    cases += [rng.integers(-3, 4, size=n).astype(float) for n in (4, 7, 9, 11, 16)]
+    for diff in cases:
+        assert signed_rank_p(diff) == pytest.approx(
+            float(sps.wilcoxon(diff, zero_method="wilcox").pvalue), rel=1e-12, abs=1e-15)
 
 
 def test_a_metric_identical_in_every_pair_is_unchanged():
@@ -513,20 +527,40 @@ def lab_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield folder
 
 
-@pytest.fixture(scope="module")
-def reports(lab_dir: Path) -> dict[str, Path]:
-    """One small lab per game, made by the command (the PDF export for President)."""
-    out = {}
-    for game, args in LABS.items():
-        path = lab_dir / f"lab_{game}.html"
-        extra = ["--export", "pdf"] if game == "president" else []
-        result = runner.invoke(app, ["lab", game, "--out", str(path), *args, "--games", "30",
-                                     "--bots", "random,heuristic", "--skill-games", "8",
-                                     "--seed", "3", *extra])
-        assert result.exit_code == 0, result.output
-        assert f"report written to {path}" in result.output
-        out[game] = path
-    return out
+class Reports(dict[str, Path]):
+    """Each game's small lab (its ``showcase``), made by the command once per run, at the
+    first test of any of the suite's processes that asks for it (the PDF export for
+    President). A file lock per game lets the others wait for it and read it; each report
+    goes to its own lab index, ``<game>.jsonl``."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def __missing__(self, game: str) -> Path:
+        path = self.folder / f"lab_{game}.html"
+        with FileLock(self.folder / f"{game}.lock"), pytest.MonkeyPatch.context() as mp:
+            if not (self.folder / f"{game}.made").exists():
+                mp.setenv(index.ENV, str(self.folder / f"{game}.jsonl"))
+                extra = ["--export", "pdf"] if game == "president" else []
+                result = runner.invoke(app, [
+                    "lab", game, "--out", str(path), *showcase(game), "--games", "30",
+                    "--bots", ",".join(skill_bots(game)), "--skill-games", "8", "--seed", "3",
+                    *extra])
+                assert result.exit_code == 0, result.output
+                assert f"report written to {path}" in result.output
+                (self.folder / f"{game}.made").touch()
+        self[game] = path
+        return path
+
+
+@pytest.fixture(scope="session")
+def reports(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Reports:
+    # pytest-xdist's processes share the parent of their temporary folders
+    root = tmp_path_factory.getbasetemp()
+    folder = (root if worker_id == "master" else root.parent) / "lab-reports"
+    folder.mkdir(exist_ok=True)
+    return Reports(folder)
 
 
 def summary_of(page: str) -> dict[str, Any]:
@@ -571,16 +605,20 @@ def test_the_report_opens_in_chromium_with_every_plot(game, reports, browser):
         assert width > 200 and height > 100 and paths > 5, key
 
 
-def test_the_reports_data_and_records(reports):
-    for game, path in reports.items():
-        data = summary_of(path.read_text())
-        assert data["game"] == game and set(data["plots"]) == PLOTS
-        players = data["players"]
-        games = pd.read_parquet(path.with_suffix(".games.parquet"))
-        seats = pd.read_parquet(path.with_suffix(".seats.parquet"))
-        assert len(games) == data["games_played"] == len(players) * 2 * (30 + 8)
-        assert len(seats) == int(games["players"].sum())
-        assert list(games["variant"].cat.categories) == [v["name"] for v in data["variants"]]
+@pytest.mark.parametrize("game", GAMES)
+def test_the_reports_data_and_records(game, reports):
+    path = reports[game]
+    data = summary_of(path.read_text())
+    assert data["game"] == game and set(data["plots"]) == PLOTS
+    players = data["players"]
+    games = pd.read_parquet(path.with_suffix(".games.parquet"))
+    seats = pd.read_parquet(path.with_suffix(".seats.parquet"))
+    assert len(games) == data["games_played"] == len(players) * 2 * (30 + 8)
+    assert len(seats) == int(games["players"].sum())
+    assert list(games["variant"].cat.categories) == [v["name"] for v in data["variants"]]
+
+
+def test_what_the_reports_say(reports):
     planted = summary_of(reports["hood_politix"].read_text())
     assert planted["differs"] == {"long": True}
     rounds = next(c for c in planted["comparisons"] if c["column"] == "rounds")
@@ -669,23 +707,23 @@ def test_one_variant_without_skill_bots_says_so_instead_of_plotting(tmp_path):
     assert files.exports == ()
 
 
-def test_the_lab_page_lists_and_serves_the_reports(reports, lab_dir):
+def test_the_lab_page_lists_and_serves_a_report(reports, lab_dir):
     from starlette.applications import Starlette
     from starlette.testclient import TestClient
 
     from spieltisch.server.lab_pages import lab_routes
 
-    listed = index.entries()
-    assert {Path(e.path) for e in listed} == {p.resolve() for p in reports.values()}
-    with TestClient(Starlette(routes=lab_routes())) as client:
+    made = reports["hood_politix"]
+    listed = index.entries(reports.folder / "hood_politix.jsonl")  # the command's entry
+    assert [(Path(e.path), e.game) for e in listed] == [(made.resolve(), "hood_politix")]
+    with TestClient(Starlette(routes=lab_routes(reports.folder / "hood_politix.jsonl"))) \
+            as client:
         page = client.get("/lab")
         assert page.status_code == 200
-        for entry in listed:
-            assert f"/lab/{entry.id}" in page.text
-        hood = next(e for e in listed if e.game == "hood_politix")
-        report = client.get(f"/lab/{hood.id}")
+        assert f"/lab/{listed[0].id}" in page.text
+        report = client.get(f"/lab/{listed[0].id}")
         assert report.status_code == 200
-        assert report.text == reports["hood_politix"].read_text()
+        assert report.text == made.read_text()
         assert "default-src 'none'" in report.headers["content-security-policy"]
         assert client.get("/lab/000000000000").status_code == 404
     empty = lab_dir / "none.jsonl"

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from spieltisch.server.loopback import LoopbackServer
 
@@ -52,6 +53,7 @@ def answer(f: dict[str, Any]) -> bool:
     return f["type"] in ("state", "update", "error")
 
 
+@pytest.mark.waits  # waits out 20 s and a 9 s clock, at full priority
 def test_a_first_table_waits_for_the_person_then_shows_the_penalty(
         quick_server: LoopbackServer, browser: Any, artifacts: Path) -> None:
     page = new_page(browser)  # a browser that never sat at a Hood Politix table

@@ -1,8 +1,9 @@
-"""Every registered game in every language played from the browser against bots: a game
-whose spec says so (``GameSpec.test_whole_game``) to its end in English and through its
-first ``STRETCH`` moves in the other languages (the end is the same code in every
-language; ``test_end`` reads its texts in each), the others through a full round, and a
-game without rounds like a whole game. What a player reads (log and board) has no raw
+"""Every registered game in every language played from the browser against bots. In
+English, a game whose spec says so (``GameSpec.test_whole_game``) to its end, the others
+through a full round, and a game without rounds like a whole game; in the other languages
+every game through its first ``STRETCH`` moves (a round's end and the game's end are the
+same code in every language: ``test_end`` reads their texts in each, and the narration
+tests tell every event in each). What a player reads (log and board) has no raw
 data, the page's own texts are in the chosen language, and a screenshot of each table
 is kept in ``results/browser/<game>-<lang>.png``."""
 
@@ -34,7 +35,7 @@ from .helpers import (
 # but must never lose to a shared machine's pauses): each game's own (helpers.tables)
 GAMES = tables()
 LANGS = ["en", "de", "nl"]
-#: The moves a whole-game table plays in the languages after the first.
+#: The moves a table plays in the languages after the first.
 STRETCH = 25
 
 
@@ -55,7 +56,7 @@ def test_a_game_in_each_language(quick_server: LoopbackServer, browser: Any, art
     assert page.locator("#log-h").inner_text() == LOG_HEADING[lang]
     # a view without a round number: the game is one long round
     whole = get_spec(game).test_whole_game or "round" not in snapshot(page)["view"]
-    stretch = whole and lang != LANGS[0]
+    stretch = lang != LANGS[0]
     moves = play(page, (lambda s: False) if whole else _next_round, seconds=150,
                  most=STRETCH if stretch else None)
     assert moves > 0

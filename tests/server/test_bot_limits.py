@@ -281,6 +281,7 @@ def test_closing_a_table_stops_its_search(tmp_path: Path) -> None:
 DRAIN = 10.0
 
 
+@pytest.mark.waits  # a 10 s drain limit: a server at full priority keeps it on a busy machine
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_stops_a_server_whose_bots_search(tmp_path: Path, sig: int) -> None:
     """``spieltisch serve`` restarted on a database holding two Hockey tables stored

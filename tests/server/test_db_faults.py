@@ -361,6 +361,7 @@ def _file_size_limit(limit: int) -> Any:
     return apply
 
 
+@pytest.mark.waits  # no time measured: servers started, stopped and restarted
 def test_a_full_disk_during_play_loses_no_acknowledged_action(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'full.sqlite3'}"
     log = tmp_path / "server.log"

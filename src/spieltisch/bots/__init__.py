@@ -1,7 +1,9 @@
 """Bots: generic ones here, game-specific ones in each game's package.
 
 A bot spec is ``name`` or ``name:budget`` (``ismcts:200``); ``make_bots`` turns a
-comma-separated list into one bot per seat.
+comma-separated list into one bot per seat. ``policy:PATH`` plays a learned policy
+file (``bots.policy``; ``policy-sample:PATH`` draws from it): everything after the first
+colon is the path.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ def available_bots(game: Game) -> dict[str, type[Bot]]:
         pass
     else:
         bots["ismcts"] = ISMCTSBot
+    from .policy import PolicyBot
+
+    bots["policy"] = PolicyBot
     bots.update(game.bots())
     return bots
 
@@ -34,6 +39,10 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     name, _, rest = spec.strip().partition(":")
     if not name:
         raise ConfigError(f"empty bot name in {spec!r}")
+    if name in ("policy", "policy-sample"):  # the rest is a file name, colons and all
+        if not rest:
+            raise ConfigError(f"the policy bot needs a file: {name}:PATH, not {spec!r}")
+        return "policy", {"path": rest, "sample": name == "policy-sample"}
     budget, _, extra = rest.partition(":")
     params: dict[str, Any] = {}
     if budget:

@@ -120,7 +120,8 @@ bots start from their priors.
 
 Only the engine API is used (``determinise`` through the observation, ``clone``,
 ``to_act``, ``out_of_turn``, ``legal_actions``, ``apply``, ``deadlines``, ``standing``,
-``result``): no game-specific code.
+``result``; the rollout bots read their views through ``seat_view``, which a game may
+build field by field as they are read): no game-specific code.
 """
 
 from __future__ import annotations
@@ -129,6 +130,8 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from ..core.game import ConfigError, Game, State
 from .base import Bot, Observation, current_halt
@@ -150,6 +153,20 @@ def _rotated(seq: Sequence[int], random: Callable[[], float]) -> list[int]:
         return list(seq)
     i = int(random() * len(seq))
     return [*seq[i:], *seq[:i]]
+
+
+@mypyc_attr(native_class=False)  # (a native class may not inherit ``Observation``'s slots)
+class RolloutObservation(Observation):
+    """A rollout bot's window on a determinisation: its view is the state's ``seat_view``
+    (the same fields and values as ``view``; a game may build only those the bot reads)."""
+
+    __slots__ = ()
+
+    @property
+    def view(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = self._state.seat_view(self.seat)
+        return self._view
 
 
 class Node:
@@ -588,7 +605,7 @@ class ISMCTSBot(Bot):
                         legal = state.legal_actions(s)
                         a = rng.choice(legal) if legal else None
                     else:
-                        a = bots[s].react(Observation(state, s, required=False))
+                        a = bots[s].react(RolloutObservation(state, s, required=False))
                     if a is not None:
                         state.apply(s, a)
                         acted = True
@@ -600,7 +617,7 @@ class ISMCTSBot(Bot):
                 if eps and rng.random() < eps:
                     a = None
                 else:
-                    a = bots[s].act(Observation(state, s, required=True))
+                    a = bots[s].act(RolloutObservation(state, s, required=True))
                 if a is None:  # a bot that lets time pass: act at random instead
                     a = rng.choice(state.legal_actions(s))
                 state.apply(s, a)

@@ -12,13 +12,19 @@ A level names the bot that plays it, for any game:
 No level sees hidden cards: every bot reads only its own seat's view (``Observation``);
 the search bot samples the unseen cards afresh, consistent with what it has seen.
 Labels and ``about`` lines are marked for translation in the ``core`` catalog.
+
+A server may offer more levels, each played by a learned policy file in the games it has
+one for (``add_policy_level``; ``spieltisch serve --policy-level NAME=PATH``).
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
-from ..core.game import Game, GameSpec
+from ..core.game import ConfigError, Game, GameSpec
 from ..i18n import N_, translator
 from . import make_bot
 from .base import Bot
@@ -77,9 +83,57 @@ def hard_budget(spec: GameSpec) -> int:
     return DEFAULT_HARD_BUDGET if budget is None else budget
 
 
+#: Levels played by learned policies (``add_policy_level``): name -> game -> policy file.
+POLICY_LEVELS: dict[str, dict[str, str]] = {}
+#: The ``about`` line of a policy level (translated where shown).
+POLICY_ABOUT = N_("Plays a policy learned by self-play (reinforcement learning). "
+                  "Bots never see hidden cards.")
+
+
+@dataclass(frozen=True)
+class PolicyLevel:
+    """A level played by a learned policy; ``value`` is its name, as ``Level``'s."""
+
+    value: str
+
+
+def add_policy_level(name: str, path: str) -> str:
+    """Offer the policy file at ``path`` as the level ``name`` in the game it was trained
+    for (the file names it); returns that game. The same name may be given once per
+    game. ``ConfigError`` for a bad file or name."""
+    from ..core.registry import game_names, get_spec
+    from . import available_bots
+    from .policy import load_policy
+
+    # a level's name is also a stored seat's spec: it must not be a level or a bot too
+    taken = {lv.value for lv in Level}.union(
+        *(available_bots(get_spec(g).configure()) for g in game_names()))
+    if not re.fullmatch(r"[a-z][a-z0-9_-]{0,31}", name) or name in taken:
+        raise ConfigError(f"a policy level's name is lowercase letters, digits, '-' and "
+                          f"'_' (at most 32), neither a level nor a bot's name "
+                          f"({', '.join(sorted(taken))}), not {name!r}")
+    net = load_policy(path)
+    net.check_game(get_spec(net.game).configure(net.players), f"policy file {path!r}")
+    games = POLICY_LEVELS.setdefault(name, {})
+    if games.get(net.game, path) != path:
+        raise ConfigError(f"the level {name!r} has a policy for {net.game} already "
+                          f"({games[net.game]!r})")
+    games[net.game] = path
+    return str(net.game)
+
+
 def is_level(name: str) -> bool:
-    """Whether ``name`` is a level (``"hard"``) rather than a bot spec (``"ismcts:200"``)."""
-    return name in {level.value for level in Level}
+    """Whether ``name`` is a level (``"hard"``, or a policy level) rather than a bot spec
+    (``"ismcts:200"``)."""
+    return name in {level.value for level in Level} or name in POLICY_LEVELS
+
+
+def policy_spec(game: Game, name: str) -> str:
+    """The bot spec of the policy level ``name`` in ``game``: ``policy:PATH``."""
+    path = POLICY_LEVELS.get(name, {}).get(game.name)
+    if path is None:
+        raise ConfigError(f"the level {name!r} has no policy for {game.name}")
+    return f"policy:{path}"
 
 
 def bot_spec(game: Game, level: Level) -> str:
@@ -95,20 +149,25 @@ def bot_spec(game: Game, level: Level) -> str:
 
 def make_seat_bot(game: Game, spec: str, seat: int, seed: int | None) -> Bot:
     """The bot for a seat: ``spec`` is a level (``"medium"``) or any bot spec."""
-    if is_level(spec):
+    if spec in POLICY_LEVELS:
+        spec = policy_spec(game, spec)
+    elif is_level(spec):
         spec = bot_spec(game, Level(spec))
     return make_bot(game, spec, seat, seed)
 
 
-def stored_level(spec: str | None) -> Level:
+def stored_level(spec: str | None) -> Level | PolicyLevel:
     """The level a server plays a stored bot seat at (``SeatRow.bot``). Clients choose
     only levels (``server.lobby``), but a table stored before that rule may name any
     spec (``ismcts:2000000000``, ``ismcts::ms=1e12``): it loads at the level of its
     kind of bot, never with its own numbers, and never fails: ``random`` is easy,
     ``ismcts`` hard, any other spec (``heuristic``, a game's own bot, one that no longer
-    parses) medium; no spec is easy (the server's default bot, ``random``)."""
+    parses) medium; no spec is easy (the server's default bot, ``random``). A policy level
+    of this server is itself; one the server no longer offers plays medium."""
     if spec is None:
         return Level.EASY
+    if spec in POLICY_LEVELS:
+        return PolicyLevel(spec)
     if is_level(spec):
         return Level(spec)
     name = spec.strip().partition(":")[0]
@@ -125,14 +184,24 @@ def fallback_bot(game: Game, spec: str | None, seat: int, seed: int | None) -> B
                     None if seed is None else seed ^ 0x5EED_FA11)
 
 
-def offered(lang: str | None) -> list[dict[str, str]]:
-    """The levels as the lobby offers them: ``level``, ``label`` and ``about`` in ``lang``."""
+def offered(lang: str | None, game: str | None = None) -> list[dict[str, Any]]:
+    """The levels as the lobby offers them: ``level``, ``label`` and ``about`` in ``lang``;
+    with ``game``, then the policy levels that have a policy for it, with the player
+    count it plays (``players``)."""
     tr = translator(lang, "core")
-    return [{"level": level.value, "label": tr.gettext(LABELS[level]),
-             "about": tr.gettext(ABOUT[level])} for level in Level]
+    out: list[dict[str, Any]] = [
+        {"level": level.value, "label": tr.gettext(LABELS[level]),
+         "about": tr.gettext(ABOUT[level])} for level in Level]
+    for name, games in POLICY_LEVELS.items():
+        if game in games:
+            from .policy import load_policy
+
+            out.append({"level": name, "label": name, "about": tr.gettext(POLICY_ABOUT),
+                        "players": load_policy(games[game]).players})
+    return out
 
 
-__all__ = ["ABOUT", "DEFAULT_HARD_BUDGET", "HARD_MS", "LABELS", "REACT_SHARE",
-           "Level",
+__all__ = ["ABOUT", "DEFAULT_HARD_BUDGET", "HARD_MS", "LABELS", "POLICY_ABOUT",
+           "POLICY_LEVELS", "REACT_SHARE", "Level", "PolicyLevel", "add_policy_level",
            "bot_spec", "fallback_bot", "hard_budget", "is_level", "make_seat_bot", "offered",
-           "stored_level"]
+           "policy_spec", "stored_level"]

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 from enum import Enum
 
-from .levels import Level, is_level
+from .levels import POLICY_LEVELS, Level, is_level
 
 
 class Moment(Enum):
@@ -75,8 +75,10 @@ DEFAULT_LEVEL = Level.MEDIUM
 
 
 def level_of(spec: str | None) -> Level:
-    """The level whose pace a seat's bot keeps: its own level, else the medium one."""
-    return Level(spec) if spec is not None and is_level(spec) else DEFAULT_LEVEL
+    """The level whose pace a seat's bot keeps: its own level, else the medium one (a
+    policy level too: ``levels.POLICY_LEVELS``)."""
+    return Level(spec) if spec is not None and is_level(spec) and spec not in POLICY_LEVELS \
+        else DEFAULT_LEVEL
 
 
 class BotClock:

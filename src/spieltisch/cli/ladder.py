@@ -14,6 +14,7 @@ from ..core.game import SpieltischError
 from ..core.registry import get_spec
 from ..ladder import DEFAULT_BOOTSTRAP, DEFAULT_GAMES, DEFAULT_SEED
 from .args import GameArg
+from .tournament import head_to_head_table
 from .workers import RayOpt, games_progress, open_workers
 
 
@@ -125,15 +126,7 @@ def print_table(result: dict[str, Any], console: Any) -> None:
                   f"{r['ahead']:.3f}", f"{alo:.3f}–{ahi:.3f}", f"{r['win_rate']:.3f}",
                   f"{wlo:.3f}–{whi:.3f}", f"{r['cpu_per_decision'] * 1000:.3g}")
     console.print(t)
-    t = Table(title="Head to head (share of seat pairs where A finished ahead of B)",
-              box=box.SIMPLE_HEAD)
-    for col in ("A", "B", "games", "seat pairs", "A ahead", "95% interval"):
-        t.add_column(col, justify="right")
-    for h in result["head_to_head"]:
-        lo, hi = h["ci95"]
-        t.add_row(h["a"], h["b"], str(h["games"]), str(h["seat_pairs"]),
-                  f"{h['a_ahead']:.3f}", f"{lo:.3f}–{hi:.3f}")
-    console.print(t)
+    console.print(head_to_head_table(result["head_to_head"], box=box.SIMPLE_HEAD))
     if result["draws"]:
         console.print(f"games without a single winner: {result['draws']}")
 

@@ -84,6 +84,10 @@ def serve(
     loop: Annotated[str, typer.Option(
         help="event loop: auto (uvloop when installed), uvloop or asyncio")] = "auto",
     log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "warning",
+    policy_level: Annotated[list[str] | None, typer.Option(
+        metavar="NAME=PATH",
+        help="offer a learned policy file (.npz, docs/rl.md) as the bot level NAME in the "
+             "game it was trained for; repeatable (one file per game and name)")] = None,
 ) -> None:
     """Start the game server (tables, seats, real-time play over WebSockets)."""
     try:
@@ -96,6 +100,18 @@ def serve(
         typer.echo(f"error: the server needs the 'server' extra "
                    f"(pip install 'spieltisch[server]'): {e}", err=True)
         raise typer.Exit(2) from None
+    for item in policy_level or []:
+        from ..bots.levels import add_policy_level
+        from ..core.game import SpieltischError
+
+        name, eq, path = item.partition("=")
+        try:
+            if not eq:
+                raise SpieltischError(f"--policy-level takes NAME=PATH, not {item!r}")
+            add_policy_level(name.strip(), path.strip())
+        except SpieltischError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from None
     config = ServerConfig(db_url=db or "", grace_seconds=grace, time_scale=time_scale,
                           bot_timing=bot_timing, bot_cap=bot_cap, move_clock=move_clock,
                           write_wait=write_wait,

@@ -133,16 +133,21 @@ def print_table(summary: dict[str, Any], console: Any) -> None:
                   f"{r['mu']:.1f}±{r['sigma']:.1f}", f"{r['ordinal']:.1f}")
     console.print(t)
     if summary["head_to_head"]:
-        t = Table(title="Head to head (share of seat pairs where A finished ahead of B)")
-        for col in ("A", "B", "games", "seat pairs", "A ahead", "95% interval"):
-            t.add_column(col, justify="right")
-        for h in summary["head_to_head"]:
-            lo, hi = h["ci95"]
-            t.add_row(h["a"], h["b"], str(h["games"]), str(h["seat_pairs"]),
-                      f"{h['a_ahead']:.3f}", f"{lo:.3f}–{hi:.3f}")
-        console.print(t)
+        console.print(head_to_head_table(summary["head_to_head"]))
     if summary["draws"]:
         console.print(f"games without a single winner: {summary['draws']}")
+
+
+def head_to_head_table(pairs: list[dict[str, Any]], **table: Any) -> Table:
+    """Each pair of agents: the share of seat pairs where A finished ahead of B."""
+    t = Table(title="Head to head (share of seat pairs where A finished ahead of B)", **table)
+    for col in ("A", "B", "games", "seat pairs", "A ahead", "95% interval"):
+        t.add_column(col, justify="right")
+    for h in pairs:
+        lo, hi = h["ci95"]
+        t.add_row(h["a"], h["b"], str(h["games"]), str(h["seat_pairs"]),
+                  f"{h['a_ahead']:.3f}", f"{lo:.3f}–{hi:.3f}")
+    return t
 
 
 def register(app: typer.Typer) -> None:

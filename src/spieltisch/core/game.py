@@ -598,10 +598,12 @@ class State(ABC, Generic[G]):
         table = self._phases
         return None if table is None else table.names[self.phase]
 
-    # The last list ``legal_actions`` made and what it was made for: the state (its id),
-    # the move number and the seat. Four plain attributes, not a tuple: the compiled
-    # build reads each as a slot, where each item of a typed tuple is unpacked and checked.
-    _legal_owner: int = -1
+    # The last list ``legal_actions`` made and what it was made for: the state (by its
+    # chance object, which every copy gets its own of), the move number and the seat.
+    # Four plain attributes, not a tuple: the compiled build reads each as a slot, where
+    # each item of a typed tuple is unpacked and checked. The owner is the shuffler, not
+    # ``id(self)``: an identity test costs a tenth of a call of ``id``.
+    _legal_owner: Shuffler | None = None
     _legal_move: int = -1
     _legal_seat: int = -1
     _legal_list: list[int] | None = None
@@ -611,14 +613,15 @@ class State(ABC, Generic[G]):
 
         Cached until the next action, so that the usual loop (list, pick, apply)
         generates them once. Do not mutate the returned list. The cache is keyed by
-        the object's id too, so a clone or determinisation never trusts it.
+        the state's own chance object too, so a copy (a clone, a determinisation, a
+        pickled state: each has its own) never trusts it.
         """
         listed = self._legal_list
         if listed is not None and self._legal_move == self.move_number \
-                and self._legal_seat == seat and self._legal_owner == id(self):
+                and self._legal_seat == seat and self._legal_owner is self.shuffler:
             return listed
         actions = self._legal_actions(seat)
-        self._legal_owner = id(self)
+        self._legal_owner = self.shuffler
         self._legal_move = self.move_number
         self._legal_seat = seat
         self._legal_list = actions
@@ -693,7 +696,13 @@ class State(ABC, Generic[G]):
         Illegal actions raise ``IllegalAction`` and leave the state untouched;
         faulty ones are applied as the game's penalty.
         """
-        if 0 <= seat < self.game.num_players and action in self.legal_actions(seat):
+        # the list ``legal_actions`` made for this seat and move (the usual loop: list,
+        # pick, apply), read here without a call; else listed now
+        listed = self._legal_list
+        if listed is None or self._legal_move != self.move_number \
+                or self._legal_seat != seat or self._legal_owner is not self.shuffler:
+            listed = self.legal_actions(seat) if 0 <= seat < self.game.num_players else None
+        if listed is not None and action in listed:
             # listed legal: the common case needs no judging
             self.move_number += 1
             return self._apply(seat, action)
@@ -776,6 +785,12 @@ class State(ABC, Generic[G]):
         v = self._view(seat)
         self._add_common(v, seat)
         return v
+
+    def seat_view(self, seat: int) -> dict[str, Json]:
+        """``view(seat)`` for a reader of a few of its fields (a search's rollout bots):
+        the same fields with the same values, read-only. A game may return a dict that
+        builds each field when it is first read; by default the whole view."""
+        return self.view(seat)
 
     def full_view(self) -> dict[str, Json]:
         """Everything (replays, debugging): the game's ``_full_view`` plus the shared

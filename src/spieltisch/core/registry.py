@@ -81,19 +81,24 @@ def get_spec(name: str) -> GameSpec:
         ) from None
 
 
-def package_dir(name: str) -> Path:
-    """The folder of game ``name``'s package (its rules, guides, catalogs, client module):
-    the package whose ``SPEC`` it is, wherever the package lives."""
+def package_name(name: str) -> str:
+    """The module name of game ``name``'s package (``spieltisch.games.hockey``, or
+    ``example_game`` for a package ``SPIELTISCH_GAMES`` names): the package whose ``SPEC``
+    it is, else (the spec made elsewhere) the game class's module."""
     spec = get_spec(name)
     module = spec.game_class.__module__
     while module:
         found = sys.modules.get(module)
-        path = getattr(found, "__file__", None)
-        if getattr(found, "SPEC", None) is spec and path:
-            return Path(path).parent
+        if getattr(found, "SPEC", None) is spec and getattr(found, "__file__", None):
+            return module
         module = module.rpartition(".")[0]
-    # no module up the chain holds the spec (made elsewhere): the game class's folder
-    return Path(str(getattr(sys.modules.get(spec.game_class.__module__), "__file__", ""))).parent
+    return spec.game_class.__module__
+
+
+def package_dir(name: str) -> Path:
+    """The folder of game ``name``'s package (its rules, guides, catalogs, client module):
+    the package whose ``SPEC`` it is, wherever the package lives."""
+    return Path(str(getattr(sys.modules.get(package_name(name)), "__file__", ""))).parent
 
 
 def client_module(name: str) -> Path | None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from ..core.game import State
+from ..core.game import ConfigError, State
 from ..core.registry import get_spec
 
 
@@ -93,6 +93,10 @@ class GameProfile:
     #: card kinds starting with this are part of the outcome (Pixmit's scored sets: the
     #: definition of winning), shown but never named as "what decides the most"
     outcome_prefix: str = ""
+    #: a small lab that shows a rule at work: the command's arguments that compare the
+    #: standard rules with one variant (``--variant``, ``--players``); the lab's tests run
+    #: it for every game. Empty: the first rule option at another value (``showcase``).
+    showcase: tuple[str, ...] = ()
 
     def starting_seat(self, state: State) -> int:
         """The seat that plays first in round 1 (position 1 in the seat plots)."""
@@ -120,6 +124,28 @@ def view_fields(*names: str) -> Callable[[State], Any]:
 def _generic_cards(state: State, seat: int) -> list[str]:
     hand = state.view(seat).get("hand")
     return sorted(map(str, hand)) if isinstance(hand, list) else []
+
+
+def showcase(game: str) -> list[str]:
+    """The game's ``GameProfile.showcase``; without one, the standard rules against its
+    first rule option at another value the option allows."""
+    found = profile_for(game).showcase
+    if found:
+        return list(found)
+    for option in get_spec(game).options:
+        given = (not option.default,) if option.kind is bool else (
+            *(option.choices or ()), option.minimum, (option.minimum or 0) + 1)
+        for value in given:
+            if value is None or value == option.default:
+                continue
+            text = str(value).lower() if isinstance(value, bool) else f"{value:g}" \
+                if isinstance(value, float) else str(value)
+            try:
+                option.parse(game, text)
+            except ConfigError:
+                continue
+            return ["--variant", "base", "--variant", f"other:{option.name}={text}"]
+    return ["--variant", "base", "--variant", "again"]
 
 
 def profile_for(game: str) -> GameProfile:

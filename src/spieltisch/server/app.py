@@ -158,7 +158,7 @@ async def list_games(request: Request) -> Response:
             "default_players": spec.default_players, "realtime": spec.realtime,
             "summary": _translated(tr, spec.summary),
             "options": [option_info(o, tr) for o in spec.options],
-            "bots": levels.offered(lang),
+            "bots": levels.offered(lang, name),
             "bot_names": sorted(available_bots(spec.configure())),
             # the browser module in the game's package; none: the generic table draws it
             "client": f"/games/{name}/client.js" if client_module(name) else None,

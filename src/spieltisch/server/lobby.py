@@ -507,9 +507,9 @@ class Lobby:
             self._creating[owner] -= 1
             if not self._creating[owner]:
                 del self._creating[owner]
-        return await self._serve_new(row)
+        return await self.serve_new(row)
 
-    async def _serve_new(self, row: TableRow) -> TableRuntime:
+    async def serve_new(self, row: TableRow) -> TableRuntime:
         """Serve the table just stored as ``row`` (this node holds its lease in a
         cluster): live, started at once when no seat is free (a table of bots, a
         rematch), and in the shared lobby."""
@@ -582,7 +582,7 @@ class Lobby:
                     # claimed anew: another node may have served it meanwhile
                     opened = await self.store.call(self.store.open_table, stored)
                     assert opened is not None
-                    await self._serve_new(opened[0])
+                    await self.serve_new(opened[0])
                 except Exception:  # its players reach it later (the table is stored)
                     log.exception("rematch %s of %s: stored, serving it failed", stored, row.code)
             return stored

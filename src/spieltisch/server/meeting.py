@@ -233,8 +233,8 @@ class WaitingList:
             tokens = [secrets.token_urlsafe(32) for _ in picked]
             seats = [SeatRow(i, "human", None, r.name, hash_token(tok), r.account_id)
                      for i, (r, tok) in enumerate(zip(picked, tokens, strict=True))]
-            self.store._insert_table(conn, code, game, players, options, seed, seats, "",
-                                     None)
+            self.store.insert_table(conn, code, game, players, options, seed, seats, "",
+                                    None)
             for i, (r, tok) in enumerate(zip(picked, tokens, strict=True)):
                 done = conn.execute(update(t).where(t.c.key == r.key, t.c.code.is_(None))
                                     .values(code=code, seat=i, seat_token=tok, seated=now))
@@ -324,7 +324,7 @@ class Meeting:
                     await cluster.release(code)
                 return None
             try:
-                await lobby._serve_new(row)  # every seat is taken: it starts at once
+                await lobby.serve_new(row)  # every seat is taken: it starts at once
             except Exception:  # stored: its players reach it once a server recovers it
                 log.exception("table %s for the %s waiting list: stored, serving it failed",
                               code, game)

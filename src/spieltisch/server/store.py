@@ -312,12 +312,13 @@ class Store:
                      setup: str | None = None) -> int:
         """Store a new waiting table; ``setup`` is ``TableRow.setup_json()``."""
         with self.engine.begin() as conn:
-            return self._insert_table(conn, code, game, players, options, seed, seats,
-                                      owner, setup)
+            return self.insert_table(conn, code, game, players, options, seed, seats,
+                                     owner, setup)
 
-    def _insert_table(self, conn: Connection, code: str, game: str, players: int,
-                      options: dict[str, Any], seed: int, seats: list[SeatRow], owner: str,
-                      setup: str | None) -> int:
+    def insert_table(self, conn: Connection, code: str, game: str, players: int,
+                     options: dict[str, Any], seed: int, seats: list[SeatRow], owner: str,
+                     setup: str | None) -> int:
+        """Store a new waiting table and its seats in ``conn``'s transaction; its id."""
         res = conn.execute(insert(self.tables).values(
             code=code, game=game, players=players, options=json.dumps(options),
             seed=str(seed), status="waiting", created=time.time(), owner=owner,
@@ -350,8 +351,8 @@ class Store:
                                .values(setup=json.dumps(setup)))
             if res.rowcount != 1:
                 return None
-            self._insert_table(conn, new.code, new.game, new.players, new.options, new.seed,
-                               new.seats, new.owner, new.setup_json())
+            self.insert_table(conn, new.code, new.game, new.players, new.options, new.seed,
+                              new.seats, new.owner, new.setup_json())
         return new.code
 
     def claim_seat(self, table_id: int, seat: int, name: str, token_hash: str,

@@ -84,6 +84,23 @@ if TYPE_CHECKING:
 #: identity index by name, and the identity a log word claims.
 IDX = {name: i for i, name in enumerate(IDENTITY_NAMES)}
 RANGE7 = range(NUM_IDENTITIES)
+#: a known identity's probabilities (shared, read-only)
+ONE_HOT = tuple([1.0 if x == y else 0.0 for x in RANGE7] for y in RANGE7)
+#: identity names (a view's list) -> their mask, memoised on the names
+_MASKS: dict[tuple[str, ...], int] = {}
+
+
+def mask_of(identities: list[str]) -> int:
+    """The identity mask of a list of identity names."""
+    key = tuple(identities)
+    m = _MASKS.get(key)
+    if m is None:
+        m = 0
+        for name in key:
+            m |= 1 << IDX[name]
+        _MASKS[key] = m  # (a view lists names in identity order: at most 2**7 keys)
+    return m
+
 
 
 class Knowledge:
@@ -169,7 +186,7 @@ class HeuristicBot(Bot):
         pos = k.pos
         if rnd != k.round or len(log) < pos or (pos and log[pos - 1] != k.last):
             if rnd > k.round:  # a later round: keep what this one showed
-                self._remember_round(k, view.get("last_reveal") if rnd == k.round + 1
+                self._remember_round(k, view["last_reveal"] if rnd == k.round + 1
                                      else None)
             k = self.k = Knowledge(self.n, rnd, view["turn"])
             pos = self._resume(k, log)
@@ -274,31 +291,30 @@ class HeuristicBot(Bot):
         seats = view["seats"]
         known: dict[int, int] = {}
         for s, p in enumerate(seats):
-            if s != me:
-                x = p.get("revealed") or p.get("proven")
-                if x:
-                    known[s] = IDX[x]
-                    copies[known[s]] -= 1
+            if s != me and ("revealed" in p or "proven" in p):
+                x = known[s] = IDX[p.get("revealed") or p["proven"]]
+                copies[x] -= 1
         out: dict[int, list[float]] = {}
         shown = view["shown_to_me"]
-        for s, p in enumerate(seats):
-            if s == me or (only is not None and s != only):
+        for s in (range(len(seats)) if only is None else (only,)):
+            if s == me:
                 continue
             if s in known:
-                out[s] = [1.0 if x == known[s] else 0.0 for x in RANGE7]
+                out[s] = ONE_HOT[known[s]]
                 continue
-            excluded = set(p["covered"])
-            if str(s) in shown:
-                excluded.update(shown[str(s)])
+            p = seats[s]
+            excluded = mask_of(p["covered"])
+            if shown and str(s) in shown:
+                excluded |= mask_of(shown[str(s)])
             if "proven_not" in p:
-                excluded.update(p["proven_not"])
+                excluded |= mask_of(p["proven_not"])
             ev = k.ev[s]
             top = max(ev)
-            w = [0.0 if copies[x] <= 0 or IDENTITY_NAMES[x] in excluded
+            w = [0.0 if copies[x] <= 0 or excluded >> x & 1
                  else copies[x] * math.exp(ev[x] - top) for x in RANGE7]
             tot = sum(w)
             if tot <= 0.0:  # inconsistent (a third copy): fall back to the exclusions
-                w = [0.0 if IDENTITY_NAMES[x] in excluded else 1.0 for x in RANGE7]
+                w = [0.0 if excluded >> x & 1 else 1.0 for x in RANGE7]
                 tot = sum(w) or 1.0
             out[s] = [v / tot for v in w]
         return out
@@ -482,20 +498,22 @@ class HeuristicBot(Bot):
             pool = bluffs
         if not pool:
             return rng.choice([a for a in actions if kinds[a] != K_ACCUSE] or actions)
-        return max(pool, key=lambda a: self._value(view, a) + rng.random() * 0.01)
+        lo = view["seats"][self.seat]["loose"]
+        have = [lo["gold"], lo["wine"], lo["grain"]]
+        low = min(have)
+        need = [2.0 if h == low else 1.0 for h in have]  # (per chip type, for ``_value``)
+        return max(pool, key=lambda a: self._value(view, a, have, need) + rng.random() * 0.01)
 
     def _enchant_worth(self, view: dict[str, Any], own: list[int]) -> bool:
         T = self.table
         return any(sum(view["seats"][T.p1[a]]["loose"].values()) >= 2 for a in own)
 
-    def _value(self, view: dict[str, Any], a: int) -> float:
-        """Chips gained, counting chips of the scarcest type (for a trio) double."""
+    def _value(self, view: dict[str, Any], a: int, have: list[int], need: list[float]
+               ) -> float:
+        """Chips gained, counting chips of the scarcest type (for a trio) double: ``need``
+        per type, 2 for those of which the bot has the fewest (``have``), else 1."""
         T = self.table
         seats = view["seats"]
-        lo = seats[self.seat]["loose"]
-        have = [lo["gold"], lo["wine"], lo["grain"]]
-        low = min(have)
-        need = [2.0 if h == low else 1.0 for h in have]
         kind = T.kind[a]
         if kind == K_TAKEGOLD:
             return 2 * need[0]
@@ -519,7 +537,7 @@ class HeuristicBot(Bot):
                        if s != me and p["in_round"] and any(p["loose"].values())) - 0.5
         if kind == K_TRADE:
             t1, t2, m = T.p2[a], T.p3[a], T.p4[a]
-            if m > 1 or have[t1] - m < low:
+            if m > 1 or have[t1] - m < min(have):
                 return -1.0
             return need[t2] - need[t1] + (0.5 if T.p1[a] != self.n else 0.0)
         if kind == K_ENCHANT:

@@ -26,4 +26,5 @@ PROFILE = GameProfile(
     deal=view_fields("cards", "active"), starter=_starter,
     card_order=("baron", "monk", "judge", "merchant", "magician", "thief", "farmer"),
     # a reaction window closes by its clock
-    signals={"first_player": ALWAYS, "reaction_seconds": Signal(("timers",))})
+    signals={"first_player": ALWAYS, "reaction_seconds": Signal(("timers",))},
+    showcase=("--variant", "base", "--variant", "first0:first_player=0"))

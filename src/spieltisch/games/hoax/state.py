@@ -110,7 +110,7 @@ from .turn import (
     execute,
     open_settle,
 )
-from .views import HoaxViews, names
+from .views import HoaxViews, SeatView, names
 
 if TYPE_CHECKING:
     from ...core.scoresheet import Builder
@@ -525,7 +525,8 @@ class HoaxState(State[HoaxGame]):
             self._after_trio(seat, ev)
             return ev
         if kind == K_CLOSE:
-            ev = [Event("close", None, {"window": PHASE_NAMES[self.phase]})]
+            ev = [Event("close", None, {"window": PHASE_NAMES[self.phase]})
+                  ] if self.record_events else []
             self._close_window(ev)
             return ev
         table = self.PHASES
@@ -725,6 +726,10 @@ class HoaxState(State[HoaxGame]):
 
     def _full_view(self) -> dict[str, Any]:
         return self.game.views.full_view(self)
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        """The view, each field built when first read (``views.SeatView``)."""
+        return SeatView(self.game.views, self, seat)
 
     def _position(self) -> dict[str, Any]:
         """This state as a position's ``"state"`` object (``position.py``)."""

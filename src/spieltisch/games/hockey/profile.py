@@ -21,4 +21,5 @@ PROFILE = GameProfile(
     time=TimeModel(choice=3, forced=1, reaction=1, round_setup=45),
     cards_when=CardsWhen.DEALT, card_word="rank (first hand)", cards=_cards,
     deal=view_fields("hands", "stock_order", "dealer"), card_order=RANKS,
-    signals={"first_dealer": ALWAYS})
+    signals={"first_dealer": ALWAYS},
+    showcase=("--variant", "base", "--variant", "dealer0:first_dealer=0"))

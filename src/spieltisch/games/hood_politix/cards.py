@@ -27,9 +27,9 @@ Action ids (fixed for every player count; seats go up to 7):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
-
-from ...core.cards import code_lister
+from typing import Any
 
 COLOURS = ("G", "O", "P", "Y")
 COLOUR_NAMES = ("Green", "Orange", "Purple", "Yellow")
@@ -97,6 +97,9 @@ KIND_OF_T = tuple(KIND_OF)
 CARD_TYPE = tuple(KIND_TYPE[k] for k in KIND_OF)
 CARD_KIND_CODES = tuple(KIND_CODES[k] for k in KIND_OF)  # a card's kind code ("G7")
 CARD_COLOUR = tuple(KIND_COLOUR[k] for k in KIND_OF)
+CARD_BIT = tuple(1 << c for c in range(NUM_CARDS))  # a card's mask, without a shift
+#: The lower physical id of each kind (the second copy, if any, is the next id).
+KIND_FIRST = tuple((m & -m).bit_length() - 1 for m in KIND_MASK)
 NUMBER_MASK = 0
 ACTION_MASK = 0
 BUNT_MASK = 0
@@ -216,18 +219,55 @@ AFLAG_T = tuple(AFLAG)
 
 def kinds_of(mask: int) -> list[int]:
     """The distinct kinds in a card mask, ascending."""
-    out: list[int] = []
-    m = ((mask | (mask >> 1)) & PAIR_FIRST) | (mask & SINGLES)  # one_per_kind
-    while m:
-        low = m & -m
-        out.append(KIND_OF_T[low.bit_length() - 1])
-        m ^= low
+    out: list[int] = listed(one_per_kind(mask), _KIND_BYTES, [])
     return out
 
 
-#: _CODES8[k][byte]: kind codes of the cards ``8k … 8k+7`` set in ``byte`` (for views).
-#: Kind codes of the cards in a mask (a duplicate appears twice), lowest id first.
-codes = code_lister([KIND_CODES[KIND_OF[c]] for c in range(NUM_CARDS)])
+# -- lists from masks, a byte at a time ---------------------------------------------------
+# A hand of 16 cards (8 seats) spans all 16 bytes of a mask: reading the mask as bytes
+# (``int.to_bytes``, once) and looking each byte up costs less than 16 big-integer
+# shifts, or a step per card.
+#: Up to this many cards ``listed`` takes them one by one (the break-even, measured).
+FEW_CARDS = 4
+#: From this many cards in a hand its plays are listed a byte at a time (``legal.plays``):
+#: the hand's size is known there, where counting the playable cards would cost a call.
+BIG_HAND = 12
+#: ``table[i][b]``: a value per card of byte ``b`` at byte ``i`` of a mask.
+ByteTable = tuple[tuple[tuple[Any, ...], ...], ...]
+
+
+def by_byte(values: Callable[[int], tuple[Any, ...]]) -> ByteTable:
+    """``table[i][b]``: the ``values`` of each card ``8i … 8i+7`` set in byte ``b``, in
+    the order of the cards."""
+    return tuple(tuple(tuple(v for j in range(8) if b >> j & 1 for v in values(8 * i + j))
+                       for b in range(256)) for i in range(NUM_CARDS // 8))
+
+
+def listed(mask: int, table: ByteTable, out: list[Any]) -> list[Any]:
+    """``out`` with the values ``table`` gives the cards of ``mask`` added, lowest id
+    first."""
+    if mask.bit_count() <= FEW_CARDS:  # a card at a time: fewer steps than 16 bytes
+        while mask:
+            low = mask & -mask
+            c = low.bit_length() - 1
+            out += table[c >> 3][1 << (c & 7)]
+            mask ^= low
+        return out
+    i = 0
+    for b in mask.to_bytes(16, "little"):
+        if b:
+            out += table[i][b]
+        i += 1
+    return out
+
+
+_CODE_BYTES = by_byte(lambda c: (CARD_KIND_CODES[c],))
+
+
+def codes(mask: int) -> list[str]:
+    """Kind codes of the cards in a mask (a duplicate appears twice), lowest id first."""
+    out: list[str] = listed(mask, _CODE_BYTES, [])
+    return out
 
 
 def first_of_kind(mask: int, kind: int) -> int:
@@ -259,6 +299,8 @@ PLAYS_BY_CARD = (
     tuple((PLAY_ID[k][0][0],) for k in KIND_OF),
     tuple((PLAY_ID[k][0][0], PLAY_ID[k][0][1]) for k in KIND_OF),
 )
+#: PLAYS[flag]: ``PLAYS_BY_CARD`` by byte, for ``listed`` (on a ``one_per_kind`` mask).
+PLAYS = (by_byte(PLAYS_BY_CARD[0].__getitem__), by_byte(PLAYS_BY_CARD[1].__getitem__))
 #: The Deal and Snitch cards are the last ids (single copies), from ``FIRST_TARGETED``.
 FIRST_TARGETED = TARGETED.bit_length() - TARGETED.bit_count()
 assert TARGETED == ALL_CARDS & ~((1 << FIRST_TARGETED) - 1)
@@ -277,3 +319,11 @@ def _targeted_plays(card: int, targets: int, flag: int) -> tuple[int, ...]:
 TARGETED_PLAYS = tuple(tuple(tuple(_targeted_plays(c, ts, flag) for ts in range(1 << MAX_SEATS))
                              for c in range(FIRST_TARGETED, NUM_CARDS))
                        for flag in (0, 1))
+
+
+# Per kind held (on a ``one_per_kind`` mask): the kinds, and the Snitch's reveal, take and
+# give actions, so a Snitch on a hand of 16 lists its actions a byte at a time.
+_KIND_BYTES = by_byte(lambda c: (KIND_OF_T[c],))
+REVEALS = by_byte(lambda c: (REVEAL_ID[KIND_OF_T[c]],))
+TAKES = by_byte(lambda c: (TAKE_ID[KIND_OF_T[c]],))
+GIVES = by_byte(lambda c: (GIVE_ID[KIND_OF_T[c]],))

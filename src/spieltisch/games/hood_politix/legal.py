@@ -17,6 +17,7 @@ from ...core.cards import SEATS_OF
 from .cards import (
     ACCEPT,
     ACCUSE_ID,
+    BIG_HAND,
     DEUCE,
     DRAW,
     END_POLITIX,
@@ -25,7 +26,7 @@ from .cards import (
     F_TIMEOUT,
     FIRST_TARGETED,
     FIVEO,
-    GIVE_ID,
+    GIVES,
     IYF,
     KIND_MASK,
     MATCH,
@@ -35,17 +36,19 @@ from .cards import (
     PAIR_FIRST,
     PASS,
     PAYBACK,
+    PLAYS,
     PLAYS_BY_CARD,
     POLITIX,
     RELEASE,
-    REVEAL_ID,
+    REVEALS,
     SINGLES,
-    TAKE_ID,
+    TAKES,
     TARGETED,
     TARGETED_PLAYS,
     THROW_ID,
     TYPE_MASK,
-    kinds_of,
+    listed,
+    one_per_kind,
 )
 from .terms import FINISHED, MICDROP_WAIT, P_POLITIX, SNITCH_R, TURN
 
@@ -125,7 +128,7 @@ def aside(s: HoodPolitixState, seat: int) -> list[int]:
     if s.status[seat] == FINISHED:
         if s.phase is SNITCH_R and seat == s.due and not s.pause:
             # A Snitch played as the last card is still resolved (§4: reveal only).
-            out = [REVEAL_ID[k] for k in kinds_of(s.hands[s.target])]
+            out = listed(one_per_kind(s.hands[s.target]), REVEALS, [])
         if s.mic_open or s.drop_seat >= 0 or s.expired:
             accusations(s, seat, out)  # a finished player may accuse (§5.2)
         return out
@@ -169,17 +172,17 @@ def turn(s: HoodPolitixState, seat: int) -> list[int]:
         return aside(s, seat)
     out: list[int] = []
     hand = s.hands[seat]
-    small = hand.bit_count() <= 2
+    size = hand.bit_count()
     if seat == s.due:
         playable = hand & MATCH[s.top * 4 + s.colour]
         if playable:
-            plays(s, seat, playable, small, out)
+            plays(s, seat, playable, size, out)
         if not out:
             out.append(DRAW)
     top = s.top
     if top < NUMBER_KINDS and hand & KIND_MASK[top]:
         out.append(THROW_ID[top][0])
-        if small:
+        if size <= 2:
             out.append(THROW_ID[top][1])
     return any_time(s, seat, out)
 
@@ -195,7 +198,7 @@ def stack(s: HoodPolitixState, seat: int) -> list[int]:
         m = IYF_MASK | FIVEO_MASK | (PAYBACK_MASK & MATCH[s.top * 4 + s.colour])
         if not s.stack_iyf:
             m |= DEUCE_MASK
-        plays(s, seat, hand & m, hand.bit_count() <= 2, out)
+        plays(s, seat, hand & m, hand.bit_count(), out)
         out.append(ACCEPT)
     return any_time(s, seat, out)
 
@@ -208,7 +211,7 @@ def slap(s: HoodPolitixState, seat: int) -> list[int]:
     if seat == s.due:
         hand = s.hands[seat]
         plays(s, seat, hand & (FIVEO_MASK | (
-            PAYBACK_MASK & MATCH[s.top * 4 + s.colour])), hand.bit_count() <= 2, out)
+            PAYBACK_MASK & MATCH[s.top * 4 + s.colour])), hand.bit_count(), out)
         out.append(ACCEPT)
     return any_time(s, seat, out)
 
@@ -220,7 +223,7 @@ def deal(s: HoodPolitixState, seat: int) -> list[int]:
     out: list[int] = []
     if seat == s.due:
         hand = s.hands[seat]
-        plays(s, seat, hand & FIVEO_MASK, hand.bit_count() <= 2, out)
+        plays(s, seat, hand & FIVEO_MASK, hand.bit_count(), out)
         out.append(ACCEPT)
     return any_time(s, seat, out)
 
@@ -234,12 +237,12 @@ def snitch(s: HoodPolitixState, seat: int) -> list[int]:
     if seat == s.due:
         hand = s.hands[seat]
         if s.snitch_take >= 0:  # the exchange half done: give a card
-            out = [GIVE_ID[k] for k in kinds_of(hand)]
+            out = listed(one_per_kind(hand), GIVES, [])
         else:
-            theirs = kinds_of(s.hands[s.target])
-            out = [REVEAL_ID[k] for k in theirs]
+            theirs = one_per_kind(s.hands[s.target])
+            out = listed(theirs, REVEALS, [])
             if hand:
-                out += [TAKE_ID[k] for k in theirs]
+                listed(theirs, TAKES, out)
     return any_time(s, seat, out)
 
 
@@ -254,9 +257,11 @@ def mic_drop_window(s: HoodPolitixState, seat: int) -> list[int]:
     return out
 
 
-def plays(s: HoodPolitixState, seat: int, playable: int, flag: bool, out: list[int]) -> None:
-    """The play actions of the cards in ``playable`` (one per kind; Deal and Snitch
-    once per target still IN; the Mic flag only with the last two cards)."""
+def plays(s: HoodPolitixState, seat: int, playable: int, size: int, out: list[int]) -> None:
+    """The play actions of the cards in ``playable`` out of a hand of ``size`` cards (one
+    per kind; Deal and Snitch once per target still IN; the Mic flag only with the last
+    two cards)."""
+    flag = size <= 2
     m = ((playable | (playable >> 1)) & PAIR_FIRST) | (playable & SINGLES)  # one_per_kind
     targeted = m & TARGETED
     if targeted:
@@ -270,6 +275,9 @@ def plays(s: HoodPolitixState, seat: int, playable: int, flag: bool, out: list[i
             low = targeted & -targeted
             targeted ^= low
             out += by_targets[low.bit_length() - 1 - FIRST_TARGETED][targets]
+    if size >= BIG_HAND:  # many kinds to list (8 seats: 16 cards): a byte at a time
+        listed(m, PLAYS[flag], out)
+        return
     table = PLAYS_BY_CARD[flag]
     while m:
         low = m & -m

@@ -33,4 +33,5 @@ PROFILE = GameProfile(
              "move_seconds": Signal(("act:expire",)),
              "respekt_seconds": Signal(("stat:respekt",)),
              "politix_seconds": Signal(("stat:politix",)),
-             "politix_calls": Signal(("stat:politix",))})
+             "politix_calls": Signal(("stat:politix",))},
+    showcase=("--variant", "base", "--variant", "long:min_rounds=5"))

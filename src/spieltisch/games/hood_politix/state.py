@@ -47,12 +47,13 @@ from .cards import (
     A_REVEAL,
     A_TAKE,
     A_THROW,
+    CARD_BIT,
     CARD_KIND_CODES,
     CARD_TYPE,
     EXPIRE_ID,
     KIND_CODES,
     KIND_COLOUR,
-    KIND_MASK,
+    KIND_FIRST,
     KIND_OF_T,
     NUM_CARDS,
     T_MOVE,
@@ -346,9 +347,10 @@ class HoodPolitixState(State["HoodPolitixGame"]):
         if got:
             mask = 0
             for c in ids:
-                mask |= 1 << c
+                mask |= CARD_BIT[c]
             self.hands[seat] |= mask
-            self.mic_open &= ~(1 << seat)
+            if self.mic_open:
+                self.mic_open &= ~(1 << seat)
             if self.mic_duty == seat:
                 self.mic_duty = -1
             if len(draw) < self.buried:
@@ -384,13 +386,16 @@ class HoodPolitixState(State["HoodPolitixGame"]):
         return [m & held for m in self.seen], self.public & held
 
     def _take(self, seat: int, kind: int) -> int:
-        """Remove one card of ``kind`` from the hand onto the discard pile."""
-        m = self.hands[seat] & KIND_MASK[kind]
-        b = m & -m
-        self.hands[seat] ^= b
-        c = b.bit_length() - 1
+        """Remove one card of ``kind`` from the hand onto the discard pile (the lower id
+        held: the copies of a kind are adjacent ids)."""
+        hand = self.hands[seat]
+        c = KIND_FIRST[kind]
+        if not hand & CARD_BIT[c]:
+            c += 1
+        self.hands[seat] = hand ^ CARD_BIT[c]
         self.discard.append(c)
-        self.mic_open &= ~(1 << seat)
+        if self.mic_open:
+            self.mic_open &= ~(1 << seat)
         return c
 
     def _set_status(self, seat: int, status: Status) -> None:

@@ -122,7 +122,7 @@ def read(game: PixmitGame, f: Fields, shuffler: Shuffler) -> PixmitState:
     if phase is OVER:
         s._end_game()
     else:
-        s._set_phase(phase)
+        s.phase = phase
     return s
 
 

@@ -32,4 +32,5 @@ PROFILE = GameProfile(
     time=TimeModel(choice=10, forced=2, reaction=2, round_setup=20),
     cards_when=CardsWhen.HELD_AT_END, card_word="card or set", cards=_cards,
     deal=view_fields("hands", "stack_top_first", "start_player"), card_order=ORDER,
-    signals={"mode": ALWAYS, "start_player": ALWAYS}, outcome_prefix="scored: ")
+    signals={"mode": ALWAYS, "start_player": ALWAYS}, outcome_prefix="scored: ",
+    showcase=("--variant", "pro", "--variant", "beginner:mode=beginner"))

@@ -14,7 +14,6 @@ offerer's hand; a reveal (Wissen, Schöpfung) and card 21 in a hand are public.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.cards import Shuffler
@@ -115,9 +114,6 @@ class PixmitState(State["PixmitGame"]):
         # the end (§3.1 CALL, HUNT)
         caller=(V, "", "-1"), call_conds=(L, "list[str]", "[]"),
         hunt=(L, "list[tuple[int, int]]", "[]"), hunt_eligible=(L, "list[int]", "[]"),
-        # the seats the current phase waits for (its rule's ``seats``, kept by
-        # ``_set_phase`` for the reasons, ``_waiting``)
-        _actors=(V, "Sequence[int]", "()"),
         _result=Copy.CACHE, _views=Copy.CACHE,
     )
     #: The result once over (``result``), and the views' caches (``views.py``).
@@ -157,7 +153,6 @@ class PixmitState(State["PixmitGame"]):
         s.call_conds = self.call_conds[:]
         s.hunt = self.hunt[:]
         s.hunt_eligible = self.hunt_eligible[:]
-        s._actors = self._actors
         return s
 
     def _empty_fields(self) -> None:
@@ -188,7 +183,6 @@ class PixmitState(State["PixmitGame"]):
         self.call_conds: list[str] = []
         self.hunt: list[tuple[int, int]] = []
         self.hunt_eligible: list[int] = []
-        self._actors: Sequence[int] = ()
     # -- end generated --
 
     @classmethod
@@ -218,11 +212,6 @@ class PixmitState(State["PixmitGame"]):
         return write(self)
 
     # -- who acts: the phase table (``PHASES``) ------------------------------------------
-    def _set_phase(self, phase: Phase) -> None:
-        """Enter ``phase``; whom it waits for comes from its rule (``PHASES``)."""
-        self.phase = phase
-        self._actors = self.PHASES.seats_of[phase](self)
-
     def _begin_turn(self) -> None:
         """§3: the turn of the next player from S clockwise, nothing offered yet."""
         n = self.game.num_players
@@ -232,7 +221,7 @@ class PixmitState(State["PixmitGame"]):
         self.offer = 0
         self.offer_cards = ()
         self.claims = []
-        self._set_phase(TURN)
+        self.phase = TURN
 
     def _the_active(self) -> tuple[int, ...]:
         """The active seat A (§3 "Turn of player A")."""
@@ -245,10 +234,11 @@ class PixmitState(State["PixmitGame"]):
     # -- why an action is not legal ------------------------------------------------------
     def _waiting(self, seat: int) -> Check | None:
         """Only the seat the phase waits for acts: the reason when it is not ``seat``."""
-        if seat in self._actors:
+        waiting = self.to_act()
+        if seat in waiting:
             return None
         return illegal(N_("{seat} may not act now (waiting for {waiting}: {phase})"),
-                       seat=seat_arg(seat), waiting=seats_arg(self._actors),
+                       seat=seat_arg(seat), waiting=seats_arg(waiting),
                        phase=_phase_arg(self.phase))
 
     def _why_not(self, seat: int, action: int) -> Check:
@@ -351,7 +341,7 @@ class PixmitState(State["PixmitGame"]):
         events = [Event("claim", seat, {"card_index": len(self.claims) - 1,
                                         "claim": C.CLAIM_TEXT[claim]})]
         if len(self.claims) == len(self.offer_cards):
-            self._set_phase(RESPONSE)
+            self.phase = RESPONSE
         return events
 
     def _why_not_claim(self, seat: int, action: int) -> Check:
@@ -378,7 +368,7 @@ class PixmitState(State["PixmitGame"]):
         """§3.4 ACCEPT (T gives back as many cards next) or VETO."""
         if action == A.ACCEPT:
             self.log.append({"kind": "accept", "seat": seat})
-            self._set_phase(RETURN)
+            self.phase = RETURN
             return [Event("accept", seat)]
         return self._veto()
 
@@ -495,7 +485,7 @@ class PixmitState(State["PixmitGame"]):
         self.claims = []
         count = len(self.offer_cards)
         self.log.append({"kind": "offer", "seat": self.active, "target": target, "k": count})
-        self._set_phase(CLAIM)
+        self.phase = CLAIM
         return [Event("offer", self.active, {"target": target, "k": count},
                       {self.active: {"cards": _codes(self.offer)}})]
 
@@ -506,7 +496,7 @@ class PixmitState(State["PixmitGame"]):
         self.log.append({"kind": "veto", "seat": target})
         events = [Event("veto", target, {"vetoes": self.vetoes[target]})]
         if not self.used_creation >> active & 1 and self.hands[active] & C.CREATION == C.CREATION:
-            self._set_phase(CREATION)
+            self.phase = CREATION
             return events
         return self._resolve_veto(events)
 
@@ -519,14 +509,14 @@ class PixmitState(State["PixmitGame"]):
         self.reveals.append({"seat": active, "set": C.K_CREATION, "cards": _codes(C.CREATION),
                              "move": self.move_number})
         self.log.append({"kind": "creation", "seat": active})
-        self._set_phase(RETURN)
+        self.phase = RETURN
         return [Event("creation", active, {"cards": _codes(C.CREATION)})]
 
     def _resolve_veto(self, events: list[Event]) -> list[Event]:
         """§3.6: 3–4 players draw k and put C under; 2 players use the Blinder Bote."""
         active = self.active
         if self.game.num_players == 2:
-            self._set_phase(MESSENGER)
+            self.phase = MESSENGER
             return events
         count = len(self.offer_cards)
         before = self.hands[active]
@@ -584,7 +574,7 @@ class PixmitState(State["PixmitGame"]):
         seen = {"card": C.CARD_CODES[card]}
         events = [Event("messenger", target, {"to": active}, {active: seen, target: seen})]
         if self.hands[active].bit_count() > HAND_LIMIT:
-            self._set_phase(DISCARD)
+            self.phase = DISCARD
             return events
         return self._end_turn(events)
 
@@ -660,7 +650,7 @@ class PixmitState(State["PixmitGame"]):
         self.target = -1
         self.known = [sum(1 << x for x in self.game.deck_cards)] * self.game.num_players
         self.cards_version += 1
-        self._set_phase(OVER)
+        self.phase = OVER
 
     # -- end and scoring (§4) -------------------------------------------------------------
     def is_over(self) -> bool:

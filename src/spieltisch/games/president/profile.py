@@ -27,4 +27,5 @@ PROFILE = GameProfile(
     cards_when=CardsWhen.DEALT, card_word="rank", cards=_cards,
     deal=view_fields("hands"), card_order=RANKS,
     # skip_rule leaves no count of its own: the lab sees it where the games differ
-    signals={"first_leader": ALWAYS})
+    signals={"first_leader": ALWAYS},
+    showcase=("--players", "4,6", "--variant", "base", "--variant", "skip:skip_rule=on"))

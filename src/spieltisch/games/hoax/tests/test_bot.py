@@ -159,3 +159,43 @@ def test_logs_that_begin_alike_are_read_as_a_fresh_bot_reads_them() -> None:
         checked += 1
     begun = reader._begun
     assert checked >= 10 and begun is not None and begun[0].pos >= 25  # it did resume
+
+
+def test_a_rollout_s_seat_view_gives_the_decisions_of_the_view() -> None:
+    """A search's rollout bots read ``seat_view`` (``RolloutObservation``, fields built as
+    read): twin bots with the same seeds, one reading the whole view, the other the seat
+    view, decide alike at every chance of whole games (their generators stay in step)."""
+    from spieltisch.bots.base import Observation
+    from spieltisch.bots.ismcts import RolloutObservation
+
+    for n, g in ((4, 1), (6, 2), (8, 3)):
+        game = get_spec("hoax").configure(n)
+        s = game.new_state(seed=g)
+        full = [HeuristicBot(game, i, g * 10 + i) for i in range(n)]
+        lean = [HeuristicBot(game, i, g * 10 + i) for i in range(n)]
+        rng = random.Random(g)
+        decisions = 0
+        while not s.is_over():
+            acted = False
+            for seat in s.out_of_turn():
+                if seat in s.to_act():
+                    continue
+                a = full[seat].react(Observation(s, seat, required=False))
+                assert lean[seat].react(RolloutObservation(s, seat, required=False)) == a
+                decisions += 1
+                if a is not None:
+                    s.apply(seat, a)
+                    acted = True
+                    break
+            if acted:
+                continue
+            if s.to_act():
+                seat = rng.choice(list(s.to_act()))
+                a = full[seat].act(Observation(s, seat))
+                assert lean[seat].act(RolloutObservation(s, seat)) == a
+                decisions += 1
+                s.apply(seat, a if a is not None else rng.choice(s.legal_actions(seat)))
+            else:
+                d = min(s.deadlines(), key=lambda d: d.seconds)
+                s.apply(d.seat, d.action)
+        assert decisions > 300

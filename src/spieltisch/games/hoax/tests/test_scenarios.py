@@ -93,6 +93,32 @@ def test_4_unjustified_doubt_reveals_scores_and_the_action_executes():
     assert s.view(P3)["seats"][P1]["revealed"] == "baron"
 
 
+def test_a_search_copy_leaves_out_the_events_of_a_declaration_a_close_an_execution():
+    """Search copies (``Observation.sample_state``) do not build the events of a
+    declaration, a window's close and an execution (``State.record_events``: nobody reads
+    them); the real game does, and both play on alike."""
+    import random
+
+    from spieltisch.bots.base import Observation
+
+    s = new_state(["baron", "monk", "judge", "merchant", "magician", "farmer"])
+    copy = Observation(s, P1).sample_state(random.Random(1))
+    takegold = s.game.action_from_json("baron takegold")
+    assert [e.kind for e in s.apply(P1, takegold)] == ["declare"]
+    assert copy.apply(P1, takegold) == []
+    doubt_closes = s.deadlines()[0]
+    assert [e.kind for e in s.apply(doubt_closes.seat, doubt_closes.action)] == \
+        ["close", "execute"]
+    assert copy.apply(doubt_closes.seat, doubt_closes.action) == []
+    illegal_closes = s.deadlines()[0]
+    assert [e.kind for e in s.apply(illegal_closes.seat, illegal_closes.action)] == \
+        ["close", "turn"]
+    assert [e.kind for e in copy.apply(illegal_closes.seat, illegal_closes.action)] == \
+        ["turn"]
+    assert isinstance(copy, HoaxState)
+    assert s.view(P1) == copy.view(P1) and chips(copy, P1)["gold"] == 3
+
+
 def test_5_tax_trios_are_safe_and_a_protector_is_exempt():
     s = new_state(SIX)
     s = set_chips(s, P2, wine=2)

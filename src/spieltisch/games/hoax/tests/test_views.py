@@ -48,15 +48,46 @@ def test_views_of_copies_are_the_views_of_fresh_states():
         if step % 10 == 0:
             s = s.clone()
             states.append(s)
-        seat = rng.choice(s.may_act()) if s.may_act() else -1
-        if seat >= 0 and s.legal_actions(seat):
-            s.apply(seat, rng.choice(s.legal_actions(seat)))
-        else:
-            d = s.deadlines()[0]
-            s.apply(d.seat, d.action)
+        random_step(s, rng)
         for other in rng.sample(states, min(3, len(states))):
             for viewer in (None, 0, 2):
                 assert other.view(viewer) == other.view(viewer)  # the memo's answer twice
                 fresh = HoaxViews(game).view(other, viewer)  # type: ignore[arg-type]
                 got = game.views.view(other, viewer)  # type: ignore[attr-defined]
                 assert got == fresh
+
+
+def random_step(s: HoaxState, rng: random.Random) -> None:
+    """A random legal move of a random seat that may act, else the first deadline's."""
+    seat = rng.choice(s.may_act()) if s.may_act() else -1
+    if seat >= 0 and s.legal_actions(seat):
+        s.apply(seat, rng.choice(s.legal_actions(seat)))
+    else:
+        d = s.deadlines()[0]
+        s.apply(d.seat, d.action)
+
+
+def test_a_seat_view_reads_as_the_view_field_by_field():
+    """``seat_view`` (a rollout bot's view) holds every field of ``view`` with the same
+    value, whatever order the fields are read in and whatever state was read before, and
+    nothing else."""
+    game = get_spec("hoax").configure(5)
+    state = game.new_state(seed=8)
+    rng = random.Random(8)
+    states = [state]
+    votes = 0
+    for step in range(200):
+        s = rng.choice(states)
+        if s.is_over():
+            continue
+        if step % 25 == 0:
+            states.append(s.clone())
+        for seat in range(5):
+            lean, full = s.seat_view(seat), s.view(seat)
+            keys = list(full)
+            rng.shuffle(keys)
+            assert [lean[k] for k in keys] == [full[k] for k in keys]
+            assert lean.get("missing") is None and "missing" not in lean
+            votes += "my_vote" in full["pending"]
+        random_step(s, rng)
+    assert votes  # a seat's own vote was among the fields compared
