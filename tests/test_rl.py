@@ -249,3 +249,34 @@ def test_every_card_a_hand_can_hold_has_a_slot(name):
         hand = e.game_state.view(e._seat_of[agent]).get("hand") or []
         assert set(hand) <= set(codes), set(hand) - set(codes)
         e.step(int(np.flatnonzero(e.action_mask(agent))[0]))
+
+
+def test_a_bots_slip_is_judged_as_at_a_table(monkeypatch):
+    """Bots' moves outside the legal list are judged as a table judges them, and the
+    episode goes on (it used to end in ``IllegalAction``): here Hood Politix's medium bot
+    twice plays a card with a bluffed "Mic!" (§5.4: it changes nothing, the card is
+    played), which no legal list offers."""
+    from spieltisch.rl.aec import SpieltischAEC
+
+    slips: list[tuple[int, int, int]] = []  # seat, move number, cards gained
+    judged = SpieltischAEC.step_judged
+
+    def counting(self: SpieltischAEC, action: int) -> None:
+        seat, st = self._poll_seat, self.game_state
+        if action == self.DECLINE or action in st.legal_actions(seat):
+            judged(self, action)
+            return
+        move, held = st.move_number, len(st.view(seat)["hand"])
+        judged(self, action)
+        slips.append((seat, move, len(st.view(seat)["hand"]) - held))
+
+    monkeypatch.setattr(SpieltischAEC, "step_judged", counting)
+    e = SingleAgentEnv("hood_politix", 4, opponents="heuristic")
+    obs, _ = e.reset(seed=0)
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        obs, _, term, trunc, _ = e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        done = term or trunc
+    assert e.aec.game_state.is_over()
+    assert slips == [(1, 399, -1), (1, 539, -1)]

@@ -175,15 +175,11 @@ class SpieltischAEC(AECEnv):
         st = self.game_state
         assert st is not None
         seat = self._poll_seat
-        self._cumulative_rewards[agent] = 0.0
-        if self._rewards_dirty:  # rewards are 0 except at the end: no per-step dict loops
-            self._clear_rewards()
-            self._rewards_dirty = False
         if action is None:
             raise ValueError(f"{agent} must act (None is only for agents that are done)")
         a = int(action)
+        self._moving(agent)
         counts = self.counts
-        counts["steps"] += 1
         if a == self.DECLINE and not self._poll_required:
             self._declined.add(seat)
             counts["declines"] += 1
@@ -192,6 +188,34 @@ class SpieltischAEC(AECEnv):
         else:
             self._illegal(agent, seat, a)
             return
+        self._moved()
+
+    def step_judged(self, action: int) -> None:
+        """The polled seat's ``action`` as a table takes a bot's move: a listed one as
+        ``step``, an attempt outside the list judged by the game (a slip gets its
+        penalty; ``IllegalAction`` where the game refuses it). For opponents that are
+        bots, which slip as players do; a learner's actions go through ``step``."""
+        st = self.game_state
+        assert st is not None
+        seat = self._poll_seat
+        if action == self.DECLINE or action in st.legal_actions(seat):
+            self.step(action)
+            return
+        st.apply(seat, action)
+        self._moving(self.agent_selection)
+        self._moved()
+
+    def _moving(self, agent: str) -> None:
+        """Before a move: a step counted, the last step's rewards cleared."""
+        self._cumulative_rewards[agent] = 0.0
+        if self._rewards_dirty:  # rewards are 0 except at the end: no per-step dict loops
+            self._clear_rewards()
+            self._rewards_dirty = False
+        self.counts["steps"] += 1
+
+    def _moved(self) -> None:
+        """After a move: the step limit, the next seat to poll, the rewards."""
+        counts = self.counts
         if self.max_cycles is not None and \
                 counts["steps"] >= self.max_cycles * self.game.num_players:
             self._finish([0.0] * self.game.num_players, truncated=True)

@@ -182,7 +182,7 @@ class SingleAgentEnv(gymnasium.Env):
                 action = bot.react(obs)
                 if action is None:
                     action = aec.DECLINE
-            aec.step(action)
+            aec.step_judged(action)  # a bot's slip is judged, as at a table
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:

@@ -1,8 +1,9 @@
 """The views' memo key against the fields it stands for."""
 
 import random
+from typing import Any
 
-from spieltisch.core import get_spec
+from spieltisch.core import State, get_spec
 from spieltisch.games.hoax.state import HoaxState
 from spieltisch.games.hoax.views import RECORD_FIELDS, public_key, seat_pickers
 
@@ -57,7 +58,7 @@ def test_views_of_copies_are_the_views_of_fresh_states():
                 assert got == fresh
 
 
-def random_step(s: HoaxState, rng: random.Random) -> None:
+def random_step(s: State[Any], rng: random.Random) -> None:
     """A random legal move of a random seat that may act, else the first deadline's."""
     seat = rng.choice(s.may_act()) if s.may_act() else -1
     if seat >= 0 and s.legal_actions(seat):
