@@ -115,8 +115,9 @@ class Bot:
 
     name = "bot"
     #: Tuning parameters read from ``params`` (besides the keywords ``__init__`` names):
-    #: a spec's other ``key=value`` words are refused by ``make_bot``.
-    tuning: tuple[str, ...] = ()
+    #: a spec's other ``key=value`` words are refused by ``make_bot``. A class variable:
+    #: ``make_bot`` reads it from the class, which a compiled bot keeps it on only so.
+    tuning: ClassVar[tuple[str, ...]] = ()
     #: Parameters that take a person's slips out of the bot (forgetting, lateness), so it
     #: plays as well as it can: a search asks a bot made with them for its hint.
     careful: ClassVar[Mapping[str, Any]] = {}
