@@ -17,7 +17,7 @@ PARALLEL_SERVER_FILES = {"test_long_games.py", "test_migrate.py", "test_store.py
                          "test_texts.py", "test_http_fuzz.py", "test_fuzz.py",
                          "test_games.py", "test_people.py", "test_serve.py",
                          "test_accounts.py", "test_chat.py", "test_ratings.py",
-                         "test_meeting.py", "test_passkeys.py"}
+                         "test_meeting.py", "test_passkeys.py", "test_cluster_relay.py"}
 #: Serial tests that measure no time but spend it waiting (for an install, Ray, cluster
 #: nodes and their failovers): scripts/test.sh runs them one at a time beside the tests on
 #: every core, at a higher priority than those, rather than after them (mark ``waits``).

@@ -116,6 +116,19 @@ def localised(info: dict[str, Any], lang: str) -> dict[str, Any]:
             "winner": names[winner] if isinstance(winner, int) else None}
 
 
+#: Messages that end a relayed connection (``Cluster._flush`` sends them again).
+ENDINGS = ("end", "close")
+
+
+def _head(data: str) -> dict[str, Any]:
+    """The head of a message on a node's channel (its first line: ``k`` its kind)."""
+    try:
+        head = json.loads(data.partition("\n")[0])
+    except ValueError:  # pragma: no cover - made by _send
+        return {}
+    return head if isinstance(head, dict) else {}
+
+
 def _text(reply: bytes | str) -> str:
     """A Redis reply as text. redis-py types replies ``bytes | str`` (``str`` only with
     ``decode_responses``, which this client leaves off: they are bytes)."""
@@ -689,6 +702,11 @@ class Cluster:
                         log.warning("cluster: publishing %d messages failed again (%d): %s",
                                     len(batch), failures, e)
                     self._unsent(batch)
+                    # Endings go again: a lost "end" leaves a relayed client connected
+                    # to nothing (waiting forever if its table ended meanwhile), a lost
+                    # "close" an owner's connection for nobody. (A channel nobody
+                    # hears, above, starts its relays over when it subscribes again.)
+                    self._out[:0] = [m for m in batch if _head(m[1]).get("k") in ENDINGS]
                     await asyncio.sleep(backoff(failures))
         finally:
             self._flusher = None
@@ -698,10 +716,7 @@ class Cluster:
         the relays they belonged to start over (their clients reconnect and get the
         whole state again); a call fails at once."""
         for _, data in batch:
-            try:
-                head = json.loads(data.partition("\n")[0])
-            except ValueError:  # pragma: no cover - made by _send
-                continue
+            head = _head(data)
             if "c" in head:
                 self._end_relay(str(head["c"]))
             elif head.get("k") == "call":
