@@ -3,6 +3,7 @@ keyboard play, Hood Politix's warning before a penalised attempt, phones, replay
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections import Counter
@@ -24,6 +25,7 @@ from .helpers import (
     own_seat,
     play,
     press_ready,
+    record_frames,
     sit,
     snapshot,
     tables,
@@ -352,3 +354,49 @@ def test_the_language_switch_is_kept_and_retells_the_log(server: LoopbackServer,
     page.wait_for_selector("#create-form")
     assert page.locator("#new-h").inner_text() == "Neuer Tisch"
     page.context.close()
+
+
+def test_a_move_lost_with_the_connection_goes_again(server: LoopbackServer,
+                                                    browser: Any) -> None:
+    """The connection drops as a move goes out, before the server has it: after the
+    reconnect the picture is still where the move was made, so the page sends it again;
+    the server applies it once."""
+    code = create(server, "hockey", ["human", "human"], seed=7)
+    drop = {"armed": False, "dropped": []}
+
+    def route(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            if drop["armed"] and '"action"' in str(message):
+                drop["armed"] = False
+                drop["dropped"].append(message)
+                ws.close()  # the page sees its socket close; the server never saw the move
+                upstream.close()
+                return
+            upstream.send(message)
+        ws.on_message(to_server)
+
+    pages = [new_page(browser), new_page(browser)]
+    pages[0].route_web_socket(re.compile(r".*/ws/.*"), route)
+    frames = record_frames(pages[0])
+    seats = [sit(page, server.base, code, name)
+             for page, name in zip(pages, ("Ada", "Bea"), strict=True)]
+    for page in pages:
+        wait_started(page)
+    due = next(p for p in pages if snapshot(p)["required"])
+    if due is not pages[0]:  # the other makes one move: now the routed page is due
+        due.keyboard.press("1")
+        pages[0].wait_for_function("() => window.spieltisch.snapshot().required")
+    before = int(pages[0].locator("#app").get_attribute("data-applied"))
+    drop["armed"] = True
+    pages[0].keyboard.press("1")
+    pages[0].wait_for_function(
+        f"() => +document.querySelector('#app').dataset.applied > {before}")
+    assert len(drop["dropped"]) == 1
+    action = json.loads(drop["dropped"][0])["action"]
+    # applied once, as pressed: the one update of that move tells its sender the action
+    told = [f for f in frames["received"] if f["type"] == "update" and f["index"] == before]
+    assert [(f["seat"], f["action"]) for f in told] == [(seats[0], action)]
+    for page in pages:
+        page.context.close()

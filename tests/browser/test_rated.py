@@ -13,7 +13,7 @@ from openskill.models import PlackettLuce
 
 from spieltisch.server.loopback import LoopbackServer
 
-from .helpers import TIMEOUT_MS, app_state, wait_started
+from .helpers import TIMEOUT_MS, app_state, record_frames, wait_started
 from .test_a11y import violations
 
 #: Presses "1" (the first action) whenever the page's own seat must act and the state
@@ -24,6 +24,13 @@ AUTOPLAY = """() => { let last = null; setInterval(() => {
     last = d.applied;
     document.body.dispatchEvent(new KeyboardEvent('keydown', {key: '1', bubbles: true}));
   } }, 10); }"""
+
+
+def last_frames(frames: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """The last messages a page sent and received, in short."""
+    keys = ("type", "index", "seat", "required", "legal", "code", "message", "action")
+    return {way: [{k: f[k] for k in keys if k in f} for f in frames[way][-5:]]
+            for way in ("sent", "received")}
 
 
 def signed_up(browser: Any, base: str, name: str) -> tuple[Any, dict[str, str]]:
@@ -58,6 +65,7 @@ def test_a_rated_hockey_game_between_two_accounts(server: LoopbackServer,
     names = [f"anna_{tag}", f"ben_{tag}"]
     anna, anna_csrf = signed_up(browser, base, names[0])
     ben, ben_csrf = signed_up(browser, base, names[1])
+    frames = [record_frames(anna), record_frames(ben)]  # what a failure shows
     try:
         r = anna.context.request.post(f"{base}/api/tables", headers=anna_csrf, data={
             "game": "hockey", "seats": ["human", "human"], "rated": True})
@@ -76,7 +84,9 @@ def test_a_rated_hockey_game_between_two_accounts(server: LoopbackServer,
                 page.wait_for_function("() => document.querySelector('#app').dataset.over "
                                        "=== 'true'", timeout=50_000)
             except Exception as e:
-                raise AssertionError(f"not over: {[app_state(p) for p in (anna, ben)]}") from e
+                raise AssertionError(
+                    f"not over: {[app_state(p) for p in (anna, ben)]}; the last messages "
+                    f"each page sent and received: {[last_frames(f) for f in frames]}") from e
         status = anna.context.request.get(f"{base}/api/tables/{code}").json()
         assert status["status"] == "over" and status["rated"] is True
         ranks = status["result"]["ranks"]

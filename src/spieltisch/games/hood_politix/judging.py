@@ -117,6 +117,11 @@ def _fault_word(fault: int, seconds: float) -> Told:
 BLUFF = Check(Verdict.LEGAL, N_("a bluff: permitted, and it changes nothing (§5.4)"))
 
 
+def _some_card(hand: int) -> str:
+    """The code of a hand's lowest card, for an example in a reason (``G1`` if it is empty)."""
+    return C.CARD_KIND_CODES[(hand & -hand).bit_length() - 1] if hand else "G1"
+
+
 def _illegal(template: str, /, **args: Any) -> Check:
     """A refusal, no penalty: an English template (``N_``) and its arguments."""
     return Check(Verdict.ILLEGAL, template, args or None)
@@ -248,12 +253,15 @@ def _judge_snitch_step(s: HoodPolitixState, seat: int, typ: int, kind: int) -> C
     taken = s.snitch_take
     if taken >= 0:
         if typ != A_GIVE:
+            # the example is a card of the player's own: a fixed one could name a hidden card
             return _illegal(N_("you are taking their {card}: give one of your cards for it "
-                               "('give G1')"), card=_card(KIND_CODES[taken]))
+                               "('give {code}')"), card=_card(KIND_CODES[taken]),
+                            code=_some_card(s.hands[seat]))
         return _illegal(N_("you hold no {card}"), card=_card(KIND_CODES[kind]))
     if typ == A_GIVE:
-        return _illegal(N_("take one of their cards first ('take G1'), then give one of "
-                           "yours"))
+        # the Snitch player sees the target's hand (§4): the example is one of its cards
+        return _illegal(N_("take one of their cards first ('take {code}'), then give one of "
+                           "yours"), code=_some_card(s.hands[s.target]))
     if not s.hands[s.target] & KIND_MASK[kind]:
         return _illegal(N_("{seat} holds no {card}"), seat=seat_arg(s.target),
                         card=_card(KIND_CODES[kind]))

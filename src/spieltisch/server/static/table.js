@@ -72,6 +72,7 @@ class TablePage {
     this.penalties = [];        // [{id, seat, text, section, until, acted}]: on the seat and hand
     this.penaltyId = 0;
     this.offer = null;          // a pace the server offers this seat (after two timeouts)
+    this.outbox = null;         // {action, applied, lost}: the move sent last, until answered
     this.guardOpened = null;    // when the misclick question opened (its seat's timer stops)
     this.frozenMs = 0;          // time that timer stood still since the last message
     this.sortKey = stored.get(`sort.${info.game}`, mod.sorts?.[0]?.key ?? null);
@@ -121,7 +122,11 @@ class TablePage {
     this.seat = mine ? mine.seat : null;
     this.conn = new Connection(this.code, mine ? mine.token : null, language(), {
       message: (m) => this.onMessage(m),
-      status: (ok) => { this.connected = ok; this.drawStatus(); },
+      status: (ok) => {
+        this.connected = ok;
+        if (!ok && this.outbox) this.outbox.lost = true;
+        this.drawStatus();
+      },
     });
     this.conn.open();
     this.draw();
@@ -146,9 +151,14 @@ class TablePage {
         if (this.endPanel) this.endPanel.rematch = null;
         // no `ready` here: the clocks wait until the person presses "I'm ready"
         this.take(m, m.index);
+        this.resend(m);
         if (m.type === 'start') this.refreshInfo();
         break;
+      case 'ack':
+        this.outbox = null;
+        break;
       case 'update':
+        this.outbox = null;
         this.log.push(...(m.log || []));
         if (m.seat !== null && m.seat !== undefined && m.log?.length) {
           this.lastBy[m.seat] = m.log[0].text;  // what they did (the rest is in the log)
@@ -182,6 +192,7 @@ class TablePage {
           this.conn.dropToken();
           return;
         }
+        this.outbox = null;
         // a guard the server does not hold (the move passed meanwhile) changes nothing
         if (m.code !== 'no_guard') toast(m.message || m.code);
         break;
@@ -660,8 +671,23 @@ class TablePage {
 
   // -- acting ------------------------------------------------------------------------
   act(action) {
-    if (!this.conn.act(action)) toast(t('Not connected — reconnecting…'));
+    const sent = this.conn.act(action);
+    this.outbox = { action, applied: this.applied, lost: !sent };
+    if (!sent) toast(t('Not connected — reconnecting…'));
     this.selected.clear();
+  }
+
+  /** A move of ours that went out as the connection dropped (or while it was down) never
+   * reached the server if the picture after the reconnect is still where it was made and
+   * still ours to move: it goes again, as the person would press again. A move in turn
+   * is applied as it arrives, so it cannot be waiting at the server meanwhile. */
+  resend(m) {
+    const o = this.outbox;
+    if (!o?.lost) return;
+    this.outbox = null;
+    if (m.index === o.applied && m.required && !m.over && (m.legal || []).includes(o.action)) {
+      this.act(o.action);
+    }
   }
 
   async clickCard(card) {

@@ -100,6 +100,18 @@ def test_illegal_orders():
     assert "no Snitch of yours" in why(s, A, "take PIY")
 
 
+def test_a_reasons_example_is_a_card_the_player_sees():
+    """The example in a Snitch reason names a card of the hand it is about, never a fixed
+    code that could be a card hidden from the player."""
+    s = new_table("G7", {A: ["GSN", "P5", "O3"], CC: ["Y9", "PIY"]}, exact=(A, CC))
+    act(s, A, "play GSN 2")
+    assert why(s, A, "give P5") == "take one of their cards first ('take Y9'), then give " \
+        "one of yours"
+    act(s, A, "take PIY")
+    assert why(s, A, "take Y9") == "you are taking their PIY: give one of your cards for " \
+        "it ('give O3')"
+
+
 def test_action_texts():
     g = snitched().game
     assert g.action_to_json(C.TAKE_ID[C.KIND_INDEX["PIY"]]) == "take PIY"
