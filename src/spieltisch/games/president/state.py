@@ -304,7 +304,9 @@ class PresidentState(State["PresidentGame"]):
         if wrong is not None:
             return wrong
         if action < FIRST_GIVE:
-            return illegal(N_("during the exchange you give a card ('give QS')"))
+            hand = self.hands[seat]  # the example is a card of one's own: none hidden
+            return illegal(N_("during the exchange you give a card ('give {card}')"),
+                           card=C.CARD_CODES[(hand & -hand).bit_length() - 1] if hand else "QS")
         return illegal(N_("you do not hold {cards}"),
                        cards=_cards_arg(C.CARD_CODES[action - FIRST_GIVE]))
 

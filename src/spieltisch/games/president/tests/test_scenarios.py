@@ -227,6 +227,9 @@ def test_17_beggar_and_peasant_give_their_highest_cards():
     assert s.last_order == [C, A, D, B] and s.round == 2
     assert s.view(C)["received"] == ["2S", "JK1"]      # the Beggar's 2 highest
     assert s.to_act() == (C,)                          # the President returns 2 of his choice
+    # a play is refused with an example from his own hand, the lowest card
+    reason = s.judge(C, s.game.action_from_json("pass")).reason
+    assert reason == f"during the exchange you give a card ('give {s.view(C)['hand'][0]}')"
     act(s, C, "give JK1")                              # he may return what he received
     lowest = s.view(C)["hand"][0]
     act(s, C, f"give {lowest}")
