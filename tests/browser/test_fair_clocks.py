@@ -230,6 +230,9 @@ def test_a_hoax_window_shows_its_clock_and_may_be_passed(server: LoopbackServer,
                      "Fine window", "Forgiveness window"}, label
     assert re.fullmatch(r"◷ \d+ s", clock.locator(".clock-text").inner_text())
     assert clock.locator(".bar").is_visible()
+    # inside its box in the table's centre, however narrow that is
+    box, bar = first.locator(".tableclocks").bounding_box(), clock.locator(".bar").bounding_box()
+    assert box["x"] <= bar["x"] and bar["x"] + bar["width"] <= box["x"] + box["width"], (box, bar)
     assert first.locator(".actions h2").inner_text().startswith("⚡ You may act now")
     assert violations(first) == []
     # reduced motion: no bar that moves, the seconds stay
