@@ -59,3 +59,38 @@ def test_endings_lost_while_redis_is_away_go_again(monkeypatch: pytest.MonkeyPat
     assert [(ch.rsplit(":", 1)[1], head) for ch, head in published] == [
         ("relay-a", {"k": "end", "c": "c1", "code": 4001}),
         ("owner-b", {"k": "close", "c": "c2"})]
+
+
+def test_the_loops_end_though_a_step_swallows_the_cancel() -> None:
+    """A node leaving ends its tick loop even when a step swallows the cancel, as 3.11's
+    ``asyncio.wait_for`` can when its call finishes as the cancel comes: the loop kept
+    ticking and the node never exited on SIGTERM (test_cluster's deploy-script test)."""
+    entered: list[bool] = []
+
+    async def swallowing_step() -> None:
+        if entered:  # once: a second cancel (asyncio.run's, at the end) ends the loop
+            return
+        entered.append(True)
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            pass  # as if the call had finished just then
+
+    async def nothing() -> None:
+        pass
+
+    async def leave() -> bool:
+        node = Cluster(None, ServerConfig(redis_url="redis://127.0.0.1:1/0",  # type: ignore[arg-type]
+                                          lease_renew=0.01))
+        for step in ("renew", "refresh_info", "_check_channel", "_check_relays",
+                     "_check_remote", "scan"):
+            setattr(node, step, nothing)
+        node._beat = swallowing_step  # type: ignore[method-assign]
+        node._loops = [asyncio.get_running_loop().create_task(node._tick_loop())]
+        while not entered:
+            await asyncio.sleep(0.01)
+        stopping = asyncio.ensure_future(node._stop_loops())  # as Cluster.close does
+        await asyncio.wait({stopping}, timeout=2)
+        return stopping.done() and node._loops[0].done()
+
+    assert asyncio.run(leave())

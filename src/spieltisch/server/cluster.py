@@ -49,9 +49,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from starlette.websockets import WebSocket
 
 from .config import ServerConfig
-from .store import SeatRow
 from .table import Conn, TableRuntime
-from .texts import seat_names
+from .texts import localised
 from .ws import Framing, handle
 
 if TYPE_CHECKING:
@@ -103,17 +102,6 @@ class Remote:
     inbox: asyncio.Queue[tuple[dict[str, Any], float] | None] = field(
         default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
-
-
-def localised(info: dict[str, Any], lang: str) -> dict[str, Any]:
-    """A lobby entry stored in English with its seat names in ``lang``."""
-    seats = [SeatRow(s["seat"], s["kind"], s.get("bot"), s.get("name") or "")
-             for s in info["seats"]]
-    names = seat_names(seats, lang)
-    result = info.get("result")
-    winner = result.get("winner") if result else None
-    return {**info, "names": names,
-            "winner": names[winner] if isinstance(winner, int) else None}
 
 
 #: Messages that end a relayed connection (``Cluster._flush`` sends them again).
@@ -210,6 +198,7 @@ class Cluster:
         self._flusher: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
+        self._closing = False  # leaving: the listener and the tick loop end
         self._pubsub: Any = None
         #: Redis confirmed the subscription of ``_pubsub`` (cleared: subscribe again);
         #: ``_epoch`` counts the subscriptions made.
@@ -245,10 +234,7 @@ class Cluster:
         await self.drain(until)
         if self._redis_away:  # found away while draining: ask it nothing more
             until = 0.0
-        for task in self._loops:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await self._stop_loops()
         remote = [r.task for r in self.remote.values() if r.task is not None]
         for task in remote:
             task.cancel()
@@ -263,6 +249,16 @@ class Cluster:
         if pubsub is not None:
             await _within(pubsub.aclose, max(until, asyncio.get_running_loop().time() + 1))
         await _within(self.redis.aclose, max(until, asyncio.get_running_loop().time() + 1))
+
+    async def _stop_loops(self) -> None:
+        """End the listener and the tick loop: cancelled, and by a flag they check each
+        round, in case a step swallowed the cancel (3.11's ``wait_for`` can; the node then
+        never exited on SIGTERM)."""
+        self._closing = True
+        for task in self._loops:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)
@@ -305,7 +301,7 @@ class Cluster:
         line now and then, and the round that works again."""
         every = self.config.lease_renew
         failures = 0
-        while True:
+        while not self._closing:
             await asyncio.sleep(backoff(failures, every, max(every, TICK_BACKOFF_MAX))
                                 if failures else every)
             failed = False
@@ -802,7 +798,7 @@ class Cluster:
         confirms it; every way round this loop awaits."""
         loop = asyncio.get_running_loop()
         failures = 0
-        while True:
+        while not self._closing:
             began, problem = None, None
             try:
                 if not self._listening:
@@ -835,7 +831,8 @@ class Cluster:
         again (told by ``_check_channel``, or the client lost it); raise on errors."""
         loop = asyncio.get_running_loop()
         pubsub, epoch, early = self._pubsub, self._epoch, 0
-        while self._listening and self._epoch == epoch and pubsub.subscribed:
+        while self._listening and self._epoch == epoch and pubsub.subscribed \
+                and not self._closing:
             asked = loop.time()
             message = await pubsub.get_message(timeout=LISTEN_POLL)
             if message is None:
@@ -897,4 +894,4 @@ async def _close(ws: WebSocket, code: int) -> None:
         await ws.close(code=code)
 
 
-__all__ = ["MOVED", "Cluster", "localised"]
+__all__ = ["MOVED", "Cluster"]

@@ -51,6 +51,17 @@ def seat_names(seats: Sequence[SeatRow], lang: str) -> list[str]:
     return out
 
 
+def localised(info: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A lobby entry stored in English with its seat names in ``lang``."""
+    seats = [SeatRow(s["seat"], s["kind"], s.get("bot"), s.get("name") or "")
+             for s in info["seats"]]
+    names = seat_names(seats, lang)
+    result = info.get("result")
+    winner = result.get("winner") if result else None
+    return {**info, "names": names,
+            "winner": names[winner] if isinstance(winner, int) else None}
+
+
 def log_lines(game: Game, index: int, events: Iterable[Event], reader: int | None,
               ctx: narration.Context) -> list[dict[str, Any]]:
     """Action ``index``'s events told to ``reader``, one ``{"index", "text"}`` each."""
@@ -82,4 +93,5 @@ def action_labels(game: Game, actions: Iterable[int], ctx: narration.Context) ->
     return out
 
 
-__all__ = ["BOT_NAMES", "action_labels", "language", "log_lines", "seat_names", "server_tr"]
+__all__ = ["BOT_NAMES", "action_labels", "language", "localised", "log_lines", "seat_names",
+           "server_tr"]
