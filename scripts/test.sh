@@ -6,7 +6,9 @@
 # The whole suite, in parts (each part's seconds and the 25 slowest tests print at the end):
 #   1. the compiled build (docs/performance.md) made as the docs say, in a fresh virtualenv
 #      with build isolation, while mypy checks the types;
-#   2. every test but the serial and volume ones, on both cores, with branch coverage, and
+#   2. the heavy tests (many games: tests/conftest.py), on both cores, without coverage,
+#      while the compiled build ends; every other test but the serial and volume ones, on
+#      both cores, with branch coverage, and
 #      beside them, one at a time and first in line for the cores, the serial tests that
 #      measure no time but wait (installs, Ray, cluster nodes: mark ``waits``);
 #   3. the other serial tests (servers, browsers, terminals; some measure time), one at a
@@ -92,14 +94,6 @@ fi
 # beside the compiled build, which is one core's work most of its time
 .venv/bin/mypy
 lap types
-if [ "$whole" = 1 ]; then
-    if ! wait "$compiling"; then
-        cat build/compiled.log
-        exit 1
-    fi
-    lap "compiled build (after the types)"
-    export SPIELTISCH_REQUIRE_COMPILED=1  # tests/test_compiled.py compares both builds
-fi
 
 # The storage tests run on PostgreSQL too (tests/server/conftest.py): here it must be
 # there, and a missing database fails the run instead of skipping those tests.
@@ -118,6 +112,29 @@ except Exception as e:
 EOF
 export SPIELTISCH_REQUIRE_POSTGRES=1
 
+rm -f .coverage .coverage.*
+if [ "$whole" = 1 ]; then
+    # The serial tests that measure no time but wait (an install, Ray, cluster nodes and
+    # their failovers) run one at a time from here on, beside the rest, which yields the
+    # cores to them (nice 10). Their output follows the others'.
+    .venv/bin/python -m coverage run -m pytest -m "serial and waits" "$(report waits)" "$@" \
+        > build/waiting-tests.log 2>&1 &
+    waiting=$!
+    background+=("$waiting")
+    # The heavy tests (many games in the pure build, checking engine code that lighter
+    # tests reach too) on every core without coverage, which would make them 2.7 times
+    # slower; beside the end of the compiled build, one core's work by then.
+    nice -n 10 .venv/bin/python -m pytest -q -n auto --dist worksteal -p no:cacheprovider \
+        -m "heavy and not serial and not volume" "$(report heavy)" "$@" || status=$?
+    lap "tests: heavy ones, without coverage (beside the compiled build)"
+    if ! wait "$compiling"; then
+        cat build/compiled.log
+        exit 1
+    fi
+    lap "compiled build (after the types)"
+    export SPIELTISCH_REQUIRE_COMPILED=1  # tests/test_compiled.py compares both builds
+fi
+
 # the compiled build's own copy of each game's tests, so that they import it; then the volume
 # tests (tests/cases.py), which run nowhere else
 compiled_part() {
@@ -133,17 +150,9 @@ compiled_part() {
     return "$failed"
 }
 
-rm -f .coverage .coverage.*
 if [ "$whole" = 1 ]; then
-    # The serial tests that measure no time but wait (an install, Ray, cluster nodes and
-    # their failovers) run one at a time beside the tests on every core, which yield the
-    # cores to them (nice 10). Their output follows the others'.
-    .venv/bin/python -m coverage run -m pytest -m "serial and waits" "$(report waits)" "$@" \
-        > build/waiting-tests.log 2>&1 &
-    waiting=$!
-    background+=("$waiting")
     nice -n 10 .venv/bin/python -m coverage run -m pytest -n auto --dist worksteal \
-        -m "not serial and not volume" "$(report parallel)" "$@" || status=$?
+        -m "not serial and not volume and not heavy" "$(report parallel)" "$@" || status=$?
     lap "tests: engine and more, on every core"
     wait "$waiting" || status=$((status ? status : $?))
     cat build/waiting-tests.log

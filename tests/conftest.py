@@ -27,12 +27,21 @@ PARALLEL_SERVER_FILES = {"test_long_games.py", "test_migrate.py", "test_store.py
 WAITING_FILES = {"test_fresh_machine.py", "test_ray.py", "test_cluster.py",
                  "test_cluster_faults.py", "test_crash.py", "test_lifecycle.py"}
 
+#: Tests that play many games in the pure build, checking engine code that lighter tests
+#: reach too: scripts/test.sh runs them on every core without coverage, which makes engine
+#: code about 2.7 times slower (mark ``heavy``; a single test of another file joins them
+#: by its own mark). Coverage does not measure a game's ``test_invariants.py`` either
+#: (pyproject.toml).
+HEAVY_FILES = {"test_invariants.py", "test_search_fairness.py"}
+
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the serial tests; the Ray tests run last: a Ray driver leaves its threads and
     signal handlers in the test process, and no later test should meet them."""
     for item in items:
+        if item.path.name in HEAVY_FILES:
+            item.add_marker(pytest.mark.heavy)
         if item.path.name in PARALLEL_SERVER_FILES and item.path.parent.name == "server":
             continue
         if item.path.parent.name in SERIAL_DIRS or item.path.name in SERIAL_FILES:

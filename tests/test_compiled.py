@@ -3,7 +3,9 @@
 ``scripts/test.sh`` builds it into ``build/compiled`` (``SPIELTISCH_COMPILE=1``) and runs
 the rules, conformance and ISMCTS tests on it; here both builds play the same seeded games
 in separate processes and must write identical records: every action, every legal list,
-every event as each seat sees it, the results, and ISMCTS's choices.
+every event as each seat sees it, the results, and ISMCTS's choices. The build itself was
+made as docs/performance.md says (a fresh virtualenv, ``SPIELTISCH_COMPILE=1 pip install .``
+with build isolation): it is compiled, and needed no compiler in the virtualenv.
 """
 
 from __future__ import annotations
@@ -158,6 +160,21 @@ def test_setup_compiles_the_core_and_what_each_game_lists():
         # compiles what it lists, or nothing: its COMPILED is optional)
         for module in ("cards", "state"):
             assert f"spieltisch/games/{game}/{module}.py" in listed, game
+
+
+def test_the_compiled_build_was_installed_as_the_docs_say() -> None:
+    venv = ROOT / "build" / "compiled-venv"
+    if not venv.is_dir():
+        if os.environ.get("SPIELTISCH_REQUIRE_COMPILED") == "1":
+            pytest.fail(f"no {venv} (scripts/test.sh makes it)")
+        pytest.skip(f"no {venv} (scripts/test.sh makes it)")
+    said = subprocess.run([str(venv / "bin" / "spieltisch"), "--version"],
+                          capture_output=True, text=True, check=True).stdout
+    assert said == "spieltisch 0.1.0, compiled (mypyc)\n"
+    # mypy (mypyc) was in the build's own isolated environment, not in the virtualenv
+    has_mypy = subprocess.run([str(venv / "bin" / "python"), "-c", "import mypy"],
+                              capture_output=True)
+    assert has_mypy.returncode != 0
 
 
 if __name__ == "__main__":

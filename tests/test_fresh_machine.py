@@ -4,9 +4,6 @@
   serve``) answers ``/api/games``.
 * docs/cluster.md's two-nodes-on-one-machine recipe, line by line, runs a ``simulate`` on
   a two-node Ray cluster, with the Ray the ``cluster`` extra installs.
-* The compiled build that ``scripts/test.sh`` made exactly as docs/performance.md says (a
-  fresh virtualenv, ``SPIELTISCH_COMPILE=1 pip install .`` with build isolation) is
-  compiled, and needed no compiler in the virtualenv itself.
 
 These start servers and clusters: they are serial (tests/conftest.py).
 """
@@ -141,18 +138,3 @@ def test_the_cluster_recipe_runs_a_simulation_on_two_nodes(tmp_path: Path) -> No
                     "--out", "cores.jsonl"], cwd=tmp_path, env=env, check=True,
                    capture_output=True, timeout=600)
     assert (tmp_path / "cores.jsonl").read_bytes() == (tmp_path / "president.jsonl").read_bytes()
-
-
-def test_the_compiled_build_was_installed_as_the_docs_say() -> None:
-    venv = ROOT / "build" / "compiled-venv"
-    if not venv.is_dir():
-        if os.environ.get("SPIELTISCH_REQUIRE_COMPILED") == "1":
-            pytest.fail(f"no {venv} (scripts/test.sh makes it)")
-        pytest.skip(f"no {venv} (scripts/test.sh makes it)")
-    said = subprocess.run([str(venv / "bin" / "spieltisch"), "--version"],
-                          capture_output=True, text=True, check=True).stdout
-    assert said == "spieltisch 0.1.0, compiled (mypyc)\n"
-    # mypy (mypyc) was in the build's own isolated environment, not in the virtualenv
-    has_mypy = subprocess.run([str(venv / "bin" / "python"), "-c", "import mypy"],
-                              capture_output=True)
-    assert has_mypy.returncode != 0
