@@ -6,17 +6,16 @@
 # The whole suite, in parts (each part's seconds and the 25 slowest tests print at the end):
 #   1. the compiled build (docs/performance.md) made as the docs say, in a fresh virtualenv
 #      with build isolation, while mypy checks the types;
-#   2. the heavy tests (many games: tests/conftest.py), on both cores, without coverage,
-#      while the compiled build ends; every other test but the serial and volume ones, on
-#      both cores, with branch coverage, and
-#      beside them, one at a time and first in line for the cores, the serial tests that
-#      measure no time but wait (installs, Ray, cluster nodes: mark ``waits``);
-#   3. the other serial tests (servers, browsers, terminals; some measure time), one at a
-#      time, with coverage (the servers they start included);
-#   4. beside them, at the lowest priority, on the compiled build, without coverage: the
-#      rules (core, each game's scenarios and invariants) and the volume tests (many or
-#      long games: tests/cases.py), which run nowhere else;
-#   5. the coverage report, whose floor (pyproject.toml) fails the run.
+#   2. from then on, one at a time at the normal priority, with coverage (the servers they
+#      start included): the serial tests, first those that measure no time but wait
+#      (installs, Ray, cluster nodes: mark ``waits``), then the others (servers, browsers,
+#      terminals; some measure time);
+#   3. beside them, at the lowest priority, on both cores: the heavy tests (many games:
+#      tests/conftest.py) without coverage, while the compiled build ends; every other test
+#      but the serial and volume ones, with branch coverage; on the compiled build, without
+#      coverage, the rules (core, each game's scenarios and invariants) and the volume
+#      tests (many or long games: tests/cases.py), which run nowhere else;
+#   4. the coverage report, whose floor (pyproject.toml) fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # every phase's seconds go to build/test-times.tsv, each pytest part's tests to a JUnit
@@ -69,8 +68,9 @@ build_compiled() {
     # pip builds in the tree: setuptools' own folders from an earlier build could bring
     # files that are gone from src/ into the wheel
     rm -rf build/compiled build/compiled-venv build/lib.* build/temp.* build/bdist.*
-    python3 -m venv build/compiled-venv
-    SPIELTISCH_COMPILE=1 MYPYC_OPT_LEVEL=0 build/compiled-venv/bin/pip install -q .
+    # below the serial tests, which start while it builds (see below)
+    nice -n 10 python3 -m venv build/compiled-venv
+    SPIELTISCH_COMPILE=1 MYPYC_OPT_LEVEL=0 nice -n 10 build/compiled-venv/bin/pip install -q .
     local said
     said=$(build/compiled-venv/bin/spieltisch --version)
     if [[ "$said" != *", compiled (mypyc)" ]]; then
@@ -112,29 +112,6 @@ except Exception as e:
 EOF
 export SPIELTISCH_REQUIRE_POSTGRES=1
 
-rm -f .coverage .coverage.*
-if [ "$whole" = 1 ]; then
-    # The serial tests that measure no time but wait (an install, Ray, cluster nodes and
-    # their failovers) run one at a time from here on, beside the rest, which yields the
-    # cores to them (nice 10). Their output follows the others'.
-    .venv/bin/python -m coverage run -m pytest -m "serial and waits" "$(report waits)" "$@" \
-        > build/waiting-tests.log 2>&1 &
-    waiting=$!
-    background+=("$waiting")
-    # The heavy tests (many games in the pure build, checking engine code that lighter
-    # tests reach too) on every core without coverage, which would make them 2.7 times
-    # slower; beside the end of the compiled build, one core's work by then.
-    nice -n 10 .venv/bin/python -m pytest -q -n auto --dist worksteal -p no:cacheprovider \
-        -m "heavy and not serial and not volume" "$(report heavy)" "$@" || status=$?
-    lap "tests: heavy ones, without coverage (beside the compiled build)"
-    if ! wait "$compiling"; then
-        cat build/compiled.log
-        exit 1
-    fi
-    lap "compiled build (after the types)"
-    export SPIELTISCH_REQUIRE_COMPILED=1  # tests/test_compiled.py compares both builds
-fi
-
 # the compiled build's own copy of each game's tests, so that they import it; then the volume
 # tests (tests/cases.py), which run nowhere else
 compiled_part() {
@@ -150,25 +127,48 @@ compiled_part() {
     return "$failed"
 }
 
+# The serial tests, one at a time at the normal priority: first those that measure no time
+# but wait (an install, Ray, cluster nodes and their failovers: mark ``waits``), then the
+# others (servers, browsers, terminals; some measure time). Everything else runs beside
+# them at the lowest priority (nice 19: a serial test's process that wakes up gets its
+# core back at once). Each part's seconds go to the times file as it ends.
+serial_lane() {
+    local failed=0
+    lap_start=$EPOCHREALTIME  # this background shell's own laps
+    .venv/bin/python -m coverage run -m pytest -m "serial and waits" "$(report waits)" "$@" \
+        || failed=1
+    lap "serial lane: waiting tests"
+    .venv/bin/python -m coverage run -m pytest -m "serial and not waits" "$(report serial)" \
+        "$@" || failed=1
+    lap "serial lane: servers, browsers, terminals"
+    return "$failed"
+}
+
+rm -f .coverage .coverage.*
 if [ "$whole" = 1 ]; then
-    nice -n 10 .venv/bin/python -m coverage run -m pytest -n auto --dist worksteal \
+    serial_lane "$@" > build/serial-tests.log 2>&1 &
+    lane=$!
+    background+=("$lane")
+    # The heavy tests (many games in the pure build, checking engine code that lighter
+    # tests reach too) on every core without coverage, which would make them 2.7 times
+    # slower; beside the end of the compiled build, one core's work by then.
+    nice -n 19 .venv/bin/python -m pytest -q -n auto --dist worksteal -p no:cacheprovider \
+        -m "heavy and not serial and not volume" "$(report heavy)" "$@" || status=$?
+    lap "tests: heavy ones, without coverage (beside the compiled build)"
+    if ! wait "$compiling"; then
+        cat build/compiled.log
+        exit 1
+    fi
+    lap "compiled build (after the types)"
+    export SPIELTISCH_REQUIRE_COMPILED=1  # tests/test_compiled.py compares both builds
+    nice -n 19 .venv/bin/python -m coverage run -m pytest -n auto --dist worksteal \
         -m "not serial and not volume and not heavy" "$(report parallel)" "$@" || status=$?
     lap "tests: engine and more, on every core"
-    wait "$waiting" || status=$((status ? status : $?))
-    cat build/waiting-tests.log
-    lap "tests: the waiting ones (install, Ray, cluster), after the engine tests"
-    # The serial tests mostly wait (for servers, browsers, Ray): meanwhile the compiled part
-    # takes what the cores have left, at the lowest priority (nice 19: a serial test's
-    # process that wakes up gets its core back at once). Its output follows theirs.
-    compiled_part "$@" > build/compiled-tests.log 2>&1 &
-    compiled_tests=$!
-    background+=("$compiled_tests")
-    .venv/bin/python -m coverage run -m pytest -m "serial and not waits" "$(report serial)" \
-        "$@" || status=$((status ? status : $?))
-    lap "tests: servers, browsers, terminals, Ray (alone but for the compiled part)"
-    wait "$compiled_tests" || status=$((status ? status : $?))
-    cat build/compiled-tests.log
-    lap "tests: compiled part, after the serial tests"
+    compiled_part "$@" || status=$?
+    lap "tests: compiled part (its rules and the volume tests)"
+    wait "$lane" || status=$((status ? status : $?))
+    cat build/serial-tests.log
+    lap "tests: the serial lane, after the rest"
 else
     .venv/bin/python -m coverage run -m pytest "$(report part)" "$@" || status=$?
     lap tests

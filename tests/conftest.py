@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
-#: Tests that run one at a time, after the rest (scripts/test.sh runs the rest on every
-#: core; beside them only its compiled part, at the lowest priority): they start servers,
-#: browsers, terminals or a Ray cluster, and some measure time.
+#: Tests that run one at a time (scripts/test.sh runs the rest beside them on every core,
+#: at the lowest priority): they start servers, browsers, terminals or a Ray cluster, and
+#: some measure time.
 SERIAL_DIRS = {"server", "browser"}
 SERIAL_FILES = {"test_ray.py", "test_realtime_terminal.py", "test_fresh_machine.py"}
 #: Server tests that measure no time and share nothing (own database file or table
@@ -19,8 +19,8 @@ PARALLEL_SERVER_FILES = {"test_long_games.py", "test_migrate.py", "test_store.py
                          "test_accounts.py", "test_chat.py", "test_ratings.py",
                          "test_meeting.py", "test_passkeys.py", "test_cluster_relay.py"}
 #: Serial tests that measure no time but spend it waiting (for an install, Ray, cluster
-#: nodes and their failovers): scripts/test.sh runs them one at a time beside the tests on
-#: every core, at a higher priority than those, rather than after them (mark ``waits``).
+#: nodes and their failovers): scripts/test.sh runs them first, while the compiled build
+#: is still made (mark ``waits``).
 #: A single test of another file joins them by its own mark ``waits`` (a server whose
 #: generous time limit a busy machine cannot reach, a browser that waits out a clock, bots
 #: at a human pace).
