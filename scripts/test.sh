@@ -131,16 +131,17 @@ compiled_part() {
 # but wait (an install, Ray, cluster nodes and their failovers: mark ``waits``), then the
 # others (servers, browsers, terminals; some measure time). Everything else runs beside
 # them at the lowest priority (nice 19: a serial test's process that wakes up gets its
-# core back at once). Each part's seconds go to the times file as it ends.
+# core back at once). Each part's seconds go to the times file as it ends, marked as beside
+# the rest (scripts/timings.py leaves them out of the total).
 serial_lane() {
     local failed=0
     lap_start=$EPOCHREALTIME  # this background shell's own laps
     .venv/bin/python -m coverage run -m pytest -m "serial and waits" "$(report waits)" "$@" \
         || failed=1
-    lap "serial lane: waiting tests"
+    lap "beside: the serial tests that wait"
     .venv/bin/python -m coverage run -m pytest -m "serial and not waits" "$(report serial)" \
         "$@" || failed=1
-    lap "serial lane: servers, browsers, terminals"
+    lap "beside: the serial servers, browsers, terminals"
     return "$failed"
 }
 

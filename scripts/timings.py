@@ -10,14 +10,22 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+#: A phase that ran beside the others (the serial lane): shown, not added to the total.
+BESIDE = "beside: "
+
 
 def main(phases: Path, reports: list[Path], slowest: int = 25) -> None:
     rows = [line.split("\t") for line in phases.read_text().splitlines() if line]
     width = max(len(name) for name, _ in rows)
     print("\nseconds per phase")
     for name, seconds in rows:
-        print(f"  {name:<{width}}  {float(seconds):7.1f}")
-    print(f"  {'total':<{width}}  {sum(float(s) for _, s in rows):7.1f}")
+        if not name.startswith(BESIDE):
+            print(f"  {name:<{width}}  {float(seconds):7.1f}")
+    total = sum(float(s) for name, s in rows if not name.startswith(BESIDE))
+    print(f"  {'total':<{width}}  {total:7.1f}")
+    for name, seconds in rows:
+        if name.startswith(BESIDE):
+            print(f"  {name:<{width}}  {float(seconds):7.1f}")
     tests = []
     for report in reports:
         if not report.exists():
