@@ -6,8 +6,8 @@
 # The whole suite, in parts (each part's seconds and the 25 slowest tests print at the end):
 #   1. the compiled build (docs/performance.md) made as the docs say, in a fresh virtualenv
 #      with build isolation, while mypy checks the types;
-#   2. from then on, one at a time at the normal priority, with coverage (the servers they
-#      start included): the serial tests, first those that measure no time but wait
+#   2. once it is made, one at a time at the normal priority, with coverage (the servers
+#      they start included): the serial tests, first those that measure no time but wait
 #      (installs, Ray, cluster nodes: mark ``waits``), then the others (servers, browsers,
 #      terminals; some measure time);
 #   3. beside them, at the lowest priority, on both cores: the heavy tests (many games:
@@ -68,9 +68,8 @@ build_compiled() {
     # pip builds in the tree: setuptools' own folders from an earlier build could bring
     # files that are gone from src/ into the wheel
     rm -rf build/compiled build/compiled-venv build/lib.* build/temp.* build/bdist.*
-    # below the serial tests, which start while it builds (see below)
-    nice -n 10 python3 -m venv build/compiled-venv
-    SPIELTISCH_COMPILE=1 MYPYC_OPT_LEVEL=0 nice -n 10 build/compiled-venv/bin/pip install -q .
+    python3 -m venv build/compiled-venv
+    SPIELTISCH_COMPILE=1 MYPYC_OPT_LEVEL=0 build/compiled-venv/bin/pip install -q .
     local said
     said=$(build/compiled-venv/bin/spieltisch --version)
     if [[ "$said" != *", compiled (mypyc)" ]]; then
@@ -147,21 +146,28 @@ serial_lane() {
 
 rm -f .coverage .coverage.*
 if [ "$whole" = 1 ]; then
-    serial_lane "$@" > build/serial-tests.log 2>&1 &
-    lane=$!
-    background+=("$lane")
     # The heavy tests (many games in the pure build, checking engine code that lighter
     # tests reach too) on every core without coverage, which would make them 2.7 times
     # slower; beside the end of the compiled build, one core's work by then.
     nice -n 19 .venv/bin/python -m pytest -q -n auto --dist worksteal -p no:cacheprovider \
-        -m "heavy and not serial and not volume" "$(report heavy)" "$@" || status=$?
-    lap "tests: heavy ones, without coverage (beside the compiled build)"
+        -m "heavy and not serial and not volume" "$(report heavy)" "$@" \
+        > build/heavy-tests.log 2>&1 &
+    heavy=$!
+    background+=("$heavy")
     if ! wait "$compiling"; then
         cat build/compiled.log
         exit 1
     fi
     lap "compiled build (after the types)"
     export SPIELTISCH_REQUIRE_COMPILED=1  # tests/test_compiled.py compares both builds
+    # the serial lane once the build is made (its cluster and Ray tests wait for their
+    # nodes: a build on both cores beside them slowed a cluster test's start past its game)
+    serial_lane "$@" > build/serial-tests.log 2>&1 &
+    lane=$!
+    background+=("$lane")
+    wait "$heavy" || status=$?
+    cat build/heavy-tests.log
+    lap "tests: heavy ones, without coverage (beside the compiled build)"
     nice -n 19 .venv/bin/python -m coverage run -m pytest -n auto --dist worksteal \
         -m "not serial and not volume and not heavy" "$(report parallel)" "$@" || status=$?
     lap "tests: engine and more, on every core"

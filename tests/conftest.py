@@ -19,8 +19,8 @@ PARALLEL_SERVER_FILES = {"test_long_games.py", "test_migrate.py", "test_store.py
                          "test_accounts.py", "test_chat.py", "test_ratings.py",
                          "test_meeting.py", "test_passkeys.py", "test_cluster_relay.py"}
 #: Serial tests that measure no time but spend it waiting (for an install, Ray, cluster
-#: nodes and their failovers): scripts/test.sh runs them first, while the compiled build
-#: is still made (mark ``waits``).
+#: nodes and their failovers): scripts/test.sh runs them first among the serial tests
+#: (mark ``waits``).
 #: A single test of another file joins them by its own mark ``waits`` (a server whose
 #: generous time limit a busy machine cannot reach, a browser that waits out a clock, bots
 #: at a human pace).
