@@ -438,14 +438,24 @@ def test_a_redis_flush_mid_game_leaves_no_table_stuck_or_behind(tmp_path: Path) 
                 Player(code, seats[1]["token"], 1, [relay.ws, *everyone], 10 * i + 1)]))
         players = [p for _, ps in tables for p in ps]
 
+        async def hold_at_three(ps: list[Player]) -> None:
+            """A table waits once both its people have 3 acknowledged actions: mid-game
+            everywhere, however unevenly a busy machine starts the nine tables."""
+            while not all(len(p.acked) >= 3 for p in ps):
+                await asyncio.sleep(0.01)
+            for p in ps:
+                p.going.clear()
+
         async def scenario() -> None:
             playing = [asyncio.ensure_future(p.play()) for p in players]
             try:
-                while not all(len(p.acked) >= 3 for p in players):  # mid-game
+                held = asyncio.gather(*(hold_at_three(ps) for _, ps in tables))
+                while not held.done():  # mid-game
                     assert not any(p.last.get("over") for p in players), "ended too soon"
                     await asyncio.sleep(0.01)
-                for p in players:
-                    p.going = Paced(FLUSH_PACE)
+                for p in players:  # on again, paced: the old gate lets a waiting move go
+                    gate, p.going = p.going, Paced(FLUSH_PACE)
+                    gate.set()
                 before = {(p.code, p.seat): dict(p.acked) for p in players}
                 counts = {(p.code, p.seat): len(p.acked) for p in players}
                 flushed = time.monotonic()
