@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.cards import lowest
 from ...core.game import Check, Told, Verdict, seat_arg
 from ...i18n import N_
 from . import cards as C
@@ -119,7 +120,7 @@ BLUFF = Check(Verdict.LEGAL, N_("a bluff: permitted, and it changes nothing (§5
 
 def _some_card(hand: int) -> str:
     """The code of a hand's lowest card, for an example in a reason (``G1`` if it is empty)."""
-    return C.CARD_KIND_CODES[(hand & -hand).bit_length() - 1] if hand else "G1"
+    return C.CARD_KIND_CODES[lowest(hand)] if hand else "G1"
 
 
 def _illegal(template: str, /, **args: Any) -> Check:

@@ -12,7 +12,7 @@ from enum import Enum, IntEnum
 from operator import getitem
 from typing import TYPE_CHECKING, Any
 
-from ...core.cards import Shuffler, cards_of
+from ...core.cards import Shuffler, cards_of, lowest
 from ...core.fields import Copy, StateFields
 from ...core.game import (
     Check,
@@ -306,7 +306,7 @@ class PresidentState(State["PresidentGame"]):
         if action < FIRST_GIVE:
             hand = self.hands[seat]  # the example is a card of one's own: none hidden
             return illegal(N_("during the exchange you give a card ('give {card}')"),
-                           card=C.CARD_CODES[(hand & -hand).bit_length() - 1] if hand else "QS")
+                           card=C.CARD_CODES[lowest(hand)] if hand else "QS")
         return illegal(N_("you do not hold {cards}"),
                        cards=_cards_arg(C.CARD_CODES[action - FIRST_GIVE]))
 
