@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spieltisch.bots.base import Observation, RandomBot
-from spieltisch.core import Copy, IllegalAction, Verdict, Who, game_names, get_spec
+from spieltisch.core import Copy, IllegalAction, State, Verdict, Who, game_names, get_spec
 from spieltisch.core.cards import Shuffler
 from spieltisch.replay import Replay
 from spieltisch.runner import play_out, step
@@ -305,6 +305,22 @@ def test_declared_fields_cover_every_attribute(name, n):
         assert state.clone().undeclared() == []
         if not state.is_over():
             assert state.determinise(i % n, random.Random(i)).undeclared() == []
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_game_with_a_phase_table_moves_only_through_it(name):
+    """A state class with ``PHASES`` overrides none of the core's dispatch (issue 36):
+    ``apply`` calls the phase's handler directly, so an override of ``_apply`` or
+    ``_legal_actions`` would be skipped, and one of ``to_act``, ``legal_actions`` or
+    ``apply`` would be a second path beside the table."""
+    cls = type(get_spec(name).configure().new_state(seed=1))
+    if cls.PHASES is None:
+        pytest.skip(f"{cls.__name__} dispatches itself (no PHASES)")
+    dispatch = ("to_act", "out_of_turn", "legal_actions", "_legal_actions", "apply",
+                "_apply", "apply_trusted", "deadlines")
+    overridden = sorted({name for klass in cls.__mro__[:cls.__mro__.index(State)]
+                         for name in dispatch if name in vars(klass)})
+    assert overridden == [], f"{cls.__name__} overrides {overridden}"
 
 
 @pytest.mark.parametrize("name,n", player_cases())

@@ -422,8 +422,7 @@ def test_the_copy_source_treats_each_kind_of_field_as_declared():
 
     s = Kinds.empty(ToyGame(2, {}), Shuffler(random.Random(0)))
     s.maybe, s.nothing, s.marks, s.label = [1], None, {1: 2}, ("a",)
-    s._memo, s._legal_list, s._legal_seat = "cached", [1], 0
-    s._legal_owner, s._legal_move = s.shuffler, s.move_number
+    s._memo, s._legal_list, s._legal_seat, s._legal_move = "cached", [1], 0, s.move_number
     chance = Shuffler(random.Random(1))
     c = s._copy(chance)
     c.maybe.append(2)

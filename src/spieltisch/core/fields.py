@@ -57,7 +57,6 @@ BASE_FIELDS: dict[str, Copy] = {
     "opening": Copy.VALUE,
     "record_events": Copy.VALUE,
     "_phases": Copy.VALUE,
-    "_legal_owner": Copy.CACHE,
     "_legal_move": Copy.CACHE,
     "_legal_seat": Copy.CACHE,
     "_legal_list": Copy.CACHE,

@@ -264,7 +264,7 @@ def ranks_from_scores(scores: Sequence[Any], higher_is_better: bool = True
 LEGAL = Check(Verdict.LEGAL)
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
     """Something that happened, as players learn of it.
 
@@ -598,43 +598,39 @@ class State(ABC, Generic[G]):
         table = self._phases
         return None if table is None else table.names[self.phase]
 
-    # The last list ``legal_actions`` made and what it was made for: the state (by its
-    # chance object, which every copy gets its own of), the move number and the seat.
-    # Four plain attributes, not a tuple: the compiled build reads each as a slot, where
-    # each item of a typed tuple is unpacked and checked. The owner is the shuffler, not
-    # ``id(self)``: an identity test costs a tenth of a call of ``id``.
-    _legal_owner: Shuffler | None = None
+    # The last list ``legal_actions`` made, and the move number and seat it was made for.
+    # A copy starts with the class's values (``_copy`` sets only declared fields), so it
+    # never trusts its original's list; a pickled state keeps a list that is still true.
+    # Plain attributes, not a tuple: the compiled build reads each as a slot.
     _legal_move: int = -1
     _legal_seat: int = -1
-    _legal_list: list[int] | None = None
+    _legal_list: list[int] = []  # never read while _legal_move is -1
 
     def legal_actions(self, seat: int) -> list[int]:
         """The actions ``seat`` may correctly take now (faulty attempts excluded).
 
         Cached until the next action, so that the usual loop (list, pick, apply)
-        generates them once. Do not mutate the returned list. The cache is keyed by
-        the state's own chance object too, so a copy (a clone, a determinisation, a
-        pickled state: each has its own) never trusts it.
+        generates them once. Do not mutate the returned list.
         """
-        listed = self._legal_list
-        if listed is not None and self._legal_move == self.move_number \
-                and self._legal_seat == seat and self._legal_owner is self.shuffler:
-            return listed
-        actions = self._legal_actions(seat)
-        self._legal_owner = self.shuffler
+        if self._legal_move == self.move_number and self._legal_seat == seat:
+            return self._legal_list
+        table = self._phases
+        actions: list[int] = table.legal_of[self.phase](self, seat) if table is not None \
+            else self._legal_actions(seat)
         self._legal_move = self.move_number
         self._legal_seat = seat
         self._legal_list = actions
         return actions
 
     def _legal_actions(self, seat: int) -> list[int]:
-        """Compute the legal actions of ``seat`` (see ``legal_actions``).
-
-        Default: the current phase's ``legal`` handler (none for a seat that may not act:
-        the handler checks; the conformance suite holds it to that)."""
+        """Compute the legal actions of ``seat``, uncached (see ``legal_actions``): the
+        current phase's ``legal`` handler (none for a seat that may not act: the handler
+        checks; the conformance suite holds it to that). Only a game without ``PHASES``
+        overrides it: ``legal_actions`` calls a table's handler directly."""
         table = self._phases
         if table is None:
-            raise NotImplementedError(f"{type(self).__name__} has no _legal_actions")
+            raise NotImplementedError(f"{type(self).__name__} has no PHASES and no "
+                                      "_legal_actions")
         actions: list[int] = table.legal_of[self.phase](self, seat)
         return actions
 
@@ -698,13 +694,19 @@ class State(ABC, Generic[G]):
         """
         # the list ``legal_actions`` made for this seat and move (the usual loop: list,
         # pick, apply), read here without a call; else listed now
-        listed = self._legal_list
-        if listed is None or self._legal_move != self.move_number \
-                or self._legal_seat != seat or self._legal_owner is not self.shuffler:
+        listed: list[int] | None
+        if self._legal_move == self.move_number and self._legal_seat == seat:
+            listed = self._legal_list
+        else:
             listed = self.legal_actions(seat) if 0 <= seat < self.game.num_players else None
         if listed is not None and action in listed:
-            # listed legal: the common case needs no judging
+            # listed legal: the common case needs no judging, and goes straight to the
+            # phase's handler (``_apply``'s default, without its call)
             self.move_number += 1
+            table = self._phases
+            if table is not None:
+                events: list[Event] = table.apply_of[self.phase](self, seat, action)
+                return events
             return self._apply(seat, action)
         check = self.judge(seat, action)
         if check.verdict is Verdict.ILLEGAL:
@@ -721,10 +723,9 @@ class State(ABC, Generic[G]):
         return self._apply(seat, action)
 
     def _apply(self, seat: int, action: int) -> list[Event]:
-        """Apply an action already judged legal.
-
-        Default: the current phase's ``apply`` handler; ``CLOCK``'s deadline actions
-        go to the phase's handler too."""
+        """Apply an action already judged legal: the current phase's ``apply`` handler
+        (``CLOCK``'s deadline actions too). Only a game without ``PHASES`` overrides it:
+        ``apply`` calls a table's handler directly."""
         table = self._phases
         if table is None:
             raise NotImplementedError(f"{type(self).__name__} has no _apply")

@@ -84,7 +84,7 @@ from .legal import (
     why_not_now,
     why_reaction,
 )
-from .phases import CHIP_WINDOWS, PHASE_NAMES, TRIO_PHASES, WINDOWS, Phase
+from .phases import CHIP_WINDOWS, PHASE_NAMES, WINDOWS, Phase
 from .turn import (
     after_action_claim,
     after_execute,
@@ -479,19 +479,6 @@ class HoaxState(State[HoaxGame]):
             _CLOSES[self.phase], passable=True)]
 
     # ======================================================================= legality
-    def _legal_actions(self, seat: int) -> list[int]:
-        """The phase rule's legal actions of ``seat``, and a trio when it can build one."""
-        ph = self.phase
-        table = self.PHASES
-        assert table is not None
-        out: list[int] = table.legal_of[ph](self, seat)
-        if ph in TRIO_PHASES and self.in_round >> seat & 1:
-            i = 3 * seat
-            lo = self.loose
-            if lo[i] and lo[i + 1] and lo[i + 2]:  # §3: a trio, at any time of a turn
-                out = out + [self.tab.trio] if out else [self.tab.trio]
-        return out
-
     def showable(self, shower: int, buyer: int) -> int:
         """§3 BuyInfo: the identities ``shower`` may still show ``buyer`` as false (its
         own identity excluded), as a mask.
@@ -513,26 +500,6 @@ class HoaxState(State[HoaxGame]):
         assert table is not None
         why = table.why_of[self.phase]
         return why(self, seat, action) if why is not None else why_not_now(self, seat, action)
-
-    # ======================================================================= applying
-    def _apply(self, seat: int, action: int) -> list[Event]:
-        """A trio (any time, §3) or a window's close (its deadline); else the phase rule's
-        ``apply``."""
-        kind = self.tab.kind[action]
-        if kind == K_TRIO:
-            ev: list[Event] = []
-            self._build_trio(seat, ev)
-            self._after_trio(seat, ev)
-            return ev
-        if kind == K_CLOSE:
-            ev = [Event("close", None, {"window": PHASE_NAMES[self.phase]})
-                  ] if self.record_events else []
-            self._close_window(ev)
-            return ev
-        table = self.PHASES
-        assert table is not None
-        events: list[Event] = table.apply_of[self.phase](self, seat, action)
-        return events
 
     # -- chips --------------------------------------------------------------------
     def _gain(self, p: int, t: int, k: int) -> int:
@@ -757,6 +724,43 @@ HoaxState._AFTER_CLAIM = \
         ClaimFor.FORGIVE: after_forgive_claim,
         ClaimFor.SETTLE_PROTECT: after_settle_claim})
 
+Legal = Callable[[HoaxState, int], list[int]]
+Apply = Callable[[HoaxState, int, int], list[Event]]
+
+
+def or_trio(legal: Legal) -> Legal:
+    """§3: a seat still in the round may build a trio at any time of a turn: the phase's
+    legal actions, and the trio when the seat holds a loose gold, wine and grain."""
+    def legal_or_trio(state: HoaxState, seat: int) -> list[int]:
+        out = legal(state, seat)
+        if state.in_round >> seat & 1:
+            i = 3 * seat
+            lo = state.loose
+            if lo[i] and lo[i + 1] and lo[i + 2]:
+                out = out + [state.tab.trio] if out else [state.tab.trio]
+        return out
+    return legal_or_trio
+
+
+def or_trio_or_close(apply: Apply) -> Apply:
+    """A trio (any time, §3) or a window's close (its deadline, the clock's action);
+    anything else is the phase's ``apply``."""
+    def apply_or_trio_or_close(state: HoaxState, seat: int, action: int) -> list[Event]:
+        kind = state.tab.kind[action]
+        if kind == K_TRIO:
+            ev: list[Event] = []
+            state._build_trio(seat, ev)
+            state._after_trio(seat, ev)
+            return ev
+        if kind == K_CLOSE:
+            ev = [Event("close", None, {"window": PHASE_NAMES[state.phase]})
+                  ] if state.record_events else []
+            state._close_window(ev)
+            return ev
+        return apply(state, seat, action)
+    return apply_or_trio_or_close
+
+
 HoaxState.PHASES = PhaseTable(Phase, {
     Phase.COVER: Rule(
         Who.EVERY, (Kind.COVER,), seats=HoaxState._covering, legal=legal_cover,
@@ -769,66 +773,70 @@ HoaxState.PHASES = PhaseTable(Phase, {
         closes="the last chip taken → declare (the starter's turn)"),
     Phase.DECLARE: Rule(
         Who.TURN | Who.WINDOW, (*DECLARED, Kind.TRIO), seats=HoaxState._the_active,
-        window=HoaxState._trio_builders, legal=legal_declare,
-        apply=apply_declare,
+        window=HoaxState._trio_builders, legal=or_trio(legal_declare),
+        apply=or_trio_or_close(apply_declare),
         why=why_declare,
         opens="S0: a turn begins",
         closes="a personal action → doubt; buy → show; accuse → answered at once "
                "(§7.1)"),
     Phase.DOUBT: Rule(
         Who.WINDOW, (Kind.DOUBT, Kind.TRIO, Kind.CLOSE), window=HoaxState._reactors,
-        legal=legal_doubt, apply=open_doubt, deadline=HoaxState._window_deadline,
+        legal=or_trio(legal_doubt), apply=or_trio_or_close(open_doubt),
+        deadline=HoaxState._window_deadline,
         opens="§5.1: an identity claim (S1)",
         closes="a doubt → vote (or the tally at once); the deadline → the claim "
                "stands"),
     Phase.VOTE: Rule(
         Who.EVERY | Who.WINDOW, (Kind.VOTE_DOUBT, Kind.VOTE_TRUST, Kind.TRIO),
-        seats=HoaxState._voters, window=HoaxState._trio_builders, legal=legal_vote,
-        apply=vote,
+        seats=HoaxState._voters, window=HoaxState._trio_builders, legal=or_trio(legal_vote),
+        apply=or_trio_or_close(vote),
         opens="§5.2: a doubt is opened and others may vote",
         closes="the last vote → the tally (§5.3, §5.4)"),
     Phase.PROTECT: Rule(
         Who.WINDOW, (Kind.PROTECT, Kind.TRIO, Kind.CLOSE), window=HoaxState._reactors,
-        legal=legal_protect, apply=apply_protect,
+        legal=or_trio(legal_protect), apply=or_trio_or_close(apply_protect),
         deadline=HoaxState._window_deadline,
         opens="S2: a tax, collection, trade with a seat or enchantment stands (§9.9)",
         closes="a protection → its doubt; the deadline → execute (S3)"),
     Phase.GIVE: Rule(
         Who.EVERY | Who.WINDOW, (Kind.GIVE, Kind.TRIO), seats=HoaxState._givers,
-        window=HoaxState._trio_builders, legal=legal_give, apply=apply_give,
+        window=HoaxState._trio_builders, legal=or_trio(legal_give),
+        apply=or_trio_or_close(apply_give),
         opens="S3: a collection from seats holding more than one chip type",
         closes="the last payer gave → illegal (S5)"),
     Phase.SHOW: Rule(
         Who.TURN | Who.WINDOW, (Kind.SHOW, Kind.TRIO), seats=HoaxState._the_shower,
-        window=HoaxState._trio_builders, legal=legal_show, apply=apply_show,
+        window=HoaxState._trio_builders, legal=or_trio(legal_show),
+        apply=or_trio_or_close(apply_show),
         opens="§3 BuyInfo: a buy", closes="shown → illegal (S5)"),
     Phase.ILLEGAL: Rule(
         Who.WINDOW, (Kind.ILLEGAL, Kind.TRIO, Kind.CLOSE), window=HoaxState._reactors,
-        legal=legal_illegal, apply=apply_illegal, why=why_reaction,
+        legal=or_trio(legal_illegal), apply=or_trio_or_close(apply_illegal), why=why_reaction,
         deadline=HoaxState._window_deadline,
         opens="S5: the action was carried out; would-be Barons may react",
         closes="Illegal → its doubt; the deadline → fine if a Baron stands, else S9"),
     Phase.FINE: Rule(
         Who.WINDOW, (Kind.FINE, Kind.TRIO, Kind.CLOSE), window=HoaxState._reactors,
-        legal=legal_fine, apply=apply_fine, why=why_reaction,
+        legal=or_trio(legal_fine), apply=or_trio_or_close(apply_fine), why=why_reaction,
         deadline=HoaxState._window_deadline,
         opens="S6: an illegal declaration stands; would-be Judges may react",
         closes="Fine → its doubt; the deadline → forgive if a fine stands, else S9"),
     Phase.FORGIVE: Rule(
         Who.WINDOW, (Kind.FORGIVE, Kind.TRIO, Kind.CLOSE), window=HoaxState._reactors,
-        legal=legal_forgive, apply=apply_forgive, why=why_reaction,
+        legal=or_trio(legal_forgive), apply=or_trio_or_close(apply_forgive), why=why_reaction,
         deadline=HoaxState._window_deadline,
         opens="S7: a fine stands; would-be Monks may react",
         closes="Forgive → its doubt; the deadline → settle (S8)"),
     Phase.SETTLE: Rule(
         Who.TURN | Who.WINDOW, (Kind.PAY, Kind.PROTECT, Kind.TRIO), seats=HoaxState._the_active,
-        window=HoaxState._trio_builders, legal=legal_settle,
-        apply=apply_settle,
+        window=HoaxState._trio_builders, legal=or_trio(legal_settle),
+        apply=or_trio_or_close(apply_settle),
         opens="S8: a fine or forgiveness stands that the actor can pay",
         closes="paid → pass or the turn ends (S9); protect → its doubt"),
     Phase.PASS: Rule(
         Who.TURN | Who.WINDOW, (Kind.PASS, Kind.TRIO), seats=HoaxState._the_judge,
-        window=HoaxState._trio_builders, legal=legal_pass, apply=apply_pass,
+        window=HoaxState._trio_builders, legal=or_trio(legal_pass),
+        apply=or_trio_or_close(apply_pass),
         opens="§7.9: a Judge was paid 2 and several Barons stand",
         closes="a Baron chosen → the turn ends (S9)"),
     Phase.OVER: Rule(Who.NOBODY, opens="§6: a seat reached 10 throne points",

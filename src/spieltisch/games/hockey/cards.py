@@ -60,8 +60,20 @@ _CHUNK_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     _chunk_table(base) for base in (0, 13, 26, 39))
 
 
+#: The same slices by code: a hand's codes without a lookup per card (each deal's event).
+_CHUNK_CODES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(tuple(CODES[c] for c in cards) for cards in table) for table in _CHUNK_CARDS)
+
+
 def cards_in(mask: int) -> list[int]:
     """The card ids in ``mask``, ascending (table-driven: the benchmark hot path)."""
     t = _CHUNK_CARDS
+    m = _CHUNK_MASK
+    return [*t[0][mask & m], *t[1][mask >> 13 & m], *t[2][mask >> 26 & m], *t[3][mask >> 39]]
+
+
+def codes_in(mask: int) -> list[str]:
+    """The codes of the cards in ``mask``, in ``cards_in``'s order."""
+    t = _CHUNK_CODES
     m = _CHUNK_MASK
     return [*t[0][mask & m], *t[1][mask >> 13 & m], *t[2][mask >> 26 & m], *t[3][mask >> 39]]

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.cards import mask_of
 from ...core.game import ConfigError
 from ...core.position import Fields, check_distinct
-from .cards import CODES, JACK, NUM_CARDS, RANK, REGULAR_PERIODS, cards_in
+from .cards import CODES, JACK, NUM_CARDS, RANK, REGULAR_PERIODS, codes_in
 from .state import NOBODY, OVER, PLAY, HockeyState, schedule_of
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def write(state: HockeyState) -> dict[str, Any]:
     return {
         "period": state.period,
         "dealer": state.dealer,
-        "seats": [{"hand": [CODES[c] for c in cards_in(state.hands[s])],
+        "seats": [{"hand": codes_in(state.hands[s]),
                    "goals": [g[s] for g in state.period_goals]} for s in (0, 1)],
         "pile": [CODES[c] for c in state.pile],
         "stock": [CODES[c] for c in state.deck[state.dealt:]],

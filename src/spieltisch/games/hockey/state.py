@@ -43,6 +43,7 @@ from .cards import (
     REGULAR_PERIODS,
     SYMBOLS,
     cards_in,
+    codes_in,
 )
 
 if TYPE_CHECKING:
@@ -191,31 +192,6 @@ class HockeyState(State["HockeyGame"]):
         self.hands[self.dealer] = dealer
         self.dealt = first + 2 * each
 
-    # -- who acts: the PLAY rule inlined (the throughput loop is these three; the core's
-    # dispatch on ``PHASES`` costs Hockey 11.6% more instructions per random decision in
-    # the pure build and 4.6% in the compiled one, over the 5% allowed in the pure one:
-    # a handler call each for who acts and the legal list, and the list's cache, on a
-    # decision of a bit test and one card. Callgrind as benchmarks/versus_tree.py
-    # --instructions counts, 10 seeded games, issue 36, docs/engine.md) ---------------
-    def to_act(self) -> list[int]:
-        """§3: the seat to move, while the game is not over (``PHASES``)."""
-        return [self.to_move] if self.phase is PLAY else []
-
-    def legal_actions(self, seat: int) -> list[int]:
-        """§3: the mover's cards (``PHASES``); computing them from the bitmask is as
-        cheap as the base class's cache lookup."""
-        if seat != self.to_move or self.phase is not PLAY:
-            return []
-        return cards_in(self.hands[seat])
-
-    def apply(self, seat: int, action: int) -> list[Event]:
-        """A legal play goes straight to the PLAY rule; anything else is judged."""
-        if seat == self.to_move and self.phase is PLAY and 0 <= action < NUM_CARDS \
-                and self.hands[seat] >> action & 1:
-            self.move_number += 1
-            return self._play(seat, action)
-        return super().apply(seat, action)
-
     # -- phase PLAY (§3, §4) -------------------------------------------------------------
     def _mover(self) -> list[int]:
         """§3: the seats alternate, the non-dealer first in each period."""
@@ -318,7 +294,7 @@ class HockeyState(State["HockeyGame"]):
         each = self.schedule[self.deal]
         return Event("deal", self.dealer, {"deal": self.deal + 1, "cards_each": each,
                                            "stock": len(self.deck) - self.dealt},
-                     {s: {"hand": [CODES[c] for c in cards_in(self.hands[s])]}
+                     {s: {"hand": codes_in(self.hands[s])}
                       for s in (0, 1)})
 
     # -- end --------------------------------------------------------------------------------
@@ -360,13 +336,13 @@ class HockeyState(State["HockeyGame"]):
         opponent's hand; never the opponent's cards or the stock order."""
         v = self._public()
         if seat is not None:
-            v["hand"] = [CODES[c] for c in cards_in(self.hands[seat])]
+            v["hand"] = codes_in(self.hands[seat])
         return v
 
     def _full_view(self) -> dict[str, Json]:
         """Both hands, the stock's order and each period's goals too."""
         v = self._public()
-        v["hands"] = [[CODES[c] for c in cards_in(h)] for h in self.hands]
+        v["hands"] = [codes_in(h) for h in self.hands]
         v["stock_order"] = [CODES[c] for c in self.deck[self.dealt:]]
         v["period_goals"] = [list(g) for g in self.period_goals]
         return v

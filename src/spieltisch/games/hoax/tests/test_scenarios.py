@@ -374,3 +374,12 @@ def test_18_round_reset_after_the_final():
         act(s, seat, "take wine")
     assert s.phase == Phase.DECLARE and s.active == P1 and s.to_act() == (P1,)
     assert s.tp == [5, 2, 0, 0]
+
+
+def test_a_trio_is_a_move_of_every_turn_phase_and_of_no_setup_phase():
+    """§3: trios are built at any time of a turn (the table's ``or_trio`` phases)."""
+    from spieltisch.games.hoax.cards import Kind
+    from spieltisch.games.hoax.phases import TRIO_PHASES
+
+    assert [p for p, rule in HoaxState.PHASES if Kind.TRIO in rule.actions] == \
+        sorted(TRIO_PHASES)

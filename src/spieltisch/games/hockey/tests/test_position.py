@@ -111,7 +111,7 @@ def test_an_overtime_goal_ends_the_game_at_once():
 
 def test_a_position_after_the_overtime_goal_is_over():
     s = load(overtime(["5C", "5D", "9H", "9C"], [["KC", "QC"], ["2S", "3S"]], [0, 1], None))
-    assert s.is_over() and s.to_act() == [] and s.result().winner == 1
+    assert s.is_over() and list(s.to_act()) == [] and s.result().winner == 1
     assert s.view(None)["winner"] == 1 and s.view(None)["to_act"] == []
 
 

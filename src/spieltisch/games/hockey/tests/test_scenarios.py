@@ -209,7 +209,7 @@ def test_15_a_tie_after_three_periods_goes_to_overtime_first_goal_wins():
     assert s.breakaway == 0  # N (seat 0) matched D's 2C
     play_in_deck_order(s, 2)
     assert s.goals == [5, 4] and s.is_over() and s.winner == 0
-    assert s.to_act() == [] and s.legal_actions(0) == []
+    assert list(s.to_act()) == [] and s.legal_actions(0) == []
 
 
 def test_16_a_goalless_overtime_period_is_followed_by_another():
