@@ -307,6 +307,23 @@ def test_declared_fields_cover_every_attribute(name, n):
             assert state.determinise(i % n, random.Random(i)).undeclared() == []
 
 
+@pytest.mark.parametrize("name,n", player_cases())
+def test_a_state_pickles_and_plays_on(name, n):
+    """A pure-Python state survives ``pickle`` (its table's handlers are picklable) and
+    plays on as the original (the compiled build's states do not pickle)."""
+    import pickle
+
+    import spieltisch
+
+    if spieltisch.compiled():
+        pytest.skip("a compiled state does not pickle")
+    for state in sample_states(name, n, games=1, every=11)[:12]:
+        twin = pickle.loads(pickle.dumps(state))
+        assert snapshot(twin) == snapshot(state)
+        for seat in state.may_act():
+            assert twin.legal_actions(seat) == state.legal_actions(seat)
+
+
 @pytest.mark.parametrize("name", game_names())
 def test_a_game_with_a_phase_table_moves_only_through_it(name):
     """A state class with ``PHASES`` overrides none of the core's dispatch (issue 36):

@@ -520,10 +520,10 @@ class ISMCTSBot(Bot):
         end.
 
         Fast path (same semantics): an action taken from the legal list is legal, so
-        when the game keeps the engine's ``apply`` it is applied as ``apply`` does
-        after a legal verdict (count the move, ``_apply``), skipping the re-check;
-        and legal actions are computed without the cache when the game keeps the
-        engine's ``legal_actions`` (each list is used once here).
+        it is applied as ``apply`` does after a legal verdict (``apply_trusted``: count
+        the move, ``_apply``), skipping the re-check; and legal actions are computed
+        without the cache (``_legal_actions``: each list is used once here) unless the
+        game lists them itself (a game without a phase table may).
         """
         random = self.rng.random
         log = math.log

@@ -492,8 +492,9 @@ class State(ABC, Generic[G]):
       (``python -m spieltisch.core.generated``, checked by a test), and ``undeclared()``
       finds a forgotten field;
     * ``PHASES``: its ``PhaseTable`` (``core.phases``), with ``phase`` a member of its
-      ``Phase`` enum; ``to_act``, ``out_of_turn``, ``_legal_actions``, ``_apply``,
-      ``_why_illegal`` and ``deadlines`` then dispatch on the phase;
+      ``Phase`` enum; ``to_act``, ``out_of_turn``, ``legal_actions``, ``apply``,
+      ``_why_illegal`` and ``deadlines`` then dispatch on the phase (``_legal_actions``
+      and ``_apply`` are the hooks of a game without a table);
     * ``_view(seat)``: its own view fields (the core adds the shared ones, ``view``).
     """
 
@@ -713,7 +714,11 @@ class State(ABC, Generic[G]):
             raise IllegalAction.of(check, seat, action)
         self.move_number += 1
         if check.verdict is Verdict.FAULTY:
-            return self._apply_fault(seat, action, check.reason)
+            events = self._apply_fault(seat, action, check.reason)
+            # a penalty may ask for legal actions before it changes the hand (Hood
+            # Politix judges the attempt again): that list is not true after it
+            self._legal_move = -1
+            return events
         return self._apply(seat, action)
 
     def apply_trusted(self, seat: int, action: int) -> list[Event]:

@@ -7,9 +7,10 @@ and how those seats are found, which kinds of action the phase allows, its handl
 opens and closes it (one line of prose each) and its deadlines if it is timed.
 
 ``State`` consults the table of a class that sets ``PHASES`` (``core/game.py``): its
-default ``to_act``, ``out_of_turn``, ``_legal_actions``, ``_apply``, ``_why_illegal``
-and ``deadlines`` dispatch on ``self.phase``: one tuple index by the phase's value and
-one call of the handler (the state holds its class's table in a slot, ``_phases``). No
+``to_act``, ``out_of_turn``, ``legal_actions``, ``apply``, ``_why_illegal`` and
+``deadlines`` dispatch on ``self.phase``: one tuple index by the phase's value and one
+call of the handler (the state holds its class's table in a slot, ``_phases``); a game
+with a table overrides none of them (the conformance suite checks it). No
 code depends on the numeric order of phases: the values are only indices.
 
 The table prints itself as Markdown (``PhaseTable.markdown``) for docs and docstrings.

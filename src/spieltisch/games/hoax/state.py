@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from enum import IntEnum
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.cards import Shuffler
@@ -730,35 +731,41 @@ Apply = Callable[[HoaxState, int, int], list[Event]]
 
 def or_trio(legal: Legal) -> Legal:
     """§3: a seat still in the round may build a trio at any time of a turn: the phase's
-    legal actions, and the trio when the seat holds a loose gold, wine and grain."""
-    def legal_or_trio(state: HoaxState, seat: int) -> list[int]:
-        out = legal(state, seat)
-        if state.in_round >> seat & 1:
-            i = 3 * seat
-            lo = state.loose
-            if lo[i] and lo[i + 1] and lo[i + 2]:
-                out = out + [state.tab.trio] if out else [state.tab.trio]
-        return out
-    return legal_or_trio
+    ``legal`` actions, and the trio when the seat holds a loose gold, wine and grain. (A
+    ``partial`` rather than a closure, so that a state still pickles.)"""
+    return partial(_legal_or_trio, legal)
+
+
+def _legal_or_trio(legal: Legal, state: HoaxState, seat: int) -> list[int]:
+    out = legal(state, seat)
+    if state.in_round >> seat & 1:
+        i = 3 * seat
+        lo = state.loose
+        if lo[i] and lo[i + 1] and lo[i + 2]:
+            out = out + [state.tab.trio] if out else [state.tab.trio]
+    return out
 
 
 def or_trio_or_close(apply: Apply) -> Apply:
     """A trio (any time, §3) or a window's close (its deadline, the clock's action);
-    anything else is the phase's ``apply``."""
-    def apply_or_trio_or_close(state: HoaxState, seat: int, action: int) -> list[Event]:
-        kind = state.tab.kind[action]
-        if kind == K_TRIO:
-            ev: list[Event] = []
-            state._build_trio(seat, ev)
-            state._after_trio(seat, ev)
-            return ev
-        if kind == K_CLOSE:
-            ev = [Event("close", None, {"window": PHASE_NAMES[state.phase]})
-                  ] if state.record_events else []
-            state._close_window(ev)
-            return ev
-        return apply(state, seat, action)
-    return apply_or_trio_or_close
+    anything else is the phase's ``apply`` (a ``partial``, as ``or_trio``)."""
+    return partial(_apply_or_trio_or_close, apply)
+
+
+def _apply_or_trio_or_close(apply: Apply, state: HoaxState, seat: int, action: int
+                            ) -> list[Event]:
+    kind = state.tab.kind[action]
+    if kind == K_TRIO:
+        ev: list[Event] = []
+        state._build_trio(seat, ev)
+        state._after_trio(seat, ev)
+        return ev
+    if kind == K_CLOSE:
+        ev = [Event("close", None, {"window": PHASE_NAMES[state.phase]})
+              ] if state.record_events else []
+        state._close_window(ev)
+        return ev
+    return apply(state, seat, action)
 
 
 HoaxState.PHASES = PhaseTable(Phase, {

@@ -597,8 +597,8 @@ class HoodPolitixState(State["HoodPolitixGame"]):
 
 # ============================================================= the phase table (§3)
 # Set on the class once it exists (a compiled class's body cannot name its own methods).
-# The core dispatches on it (``State.to_act``, ``out_of_turn``, ``_legal_actions``,
-# ``_apply``, ``_why_illegal``, ``deadlines``): who acts and what is legal in ``legal.py``,
+# The core dispatches on it (``State.to_act``, ``out_of_turn``, ``legal_actions``,
+# ``apply``, ``_why_illegal``, ``deadlines``): who acts and what is legal in ``legal.py``,
 # applying in ``moves.py``, judging wrong attempts in ``judging.py``.
 HoodPolitixState.PHASES = PhaseTable(Phase, {
     Phase.TURN: Rule(

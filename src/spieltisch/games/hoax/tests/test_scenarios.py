@@ -381,5 +381,6 @@ def test_a_trio_is_a_move_of_every_turn_phase_and_of_no_setup_phase():
     from spieltisch.games.hoax.cards import Kind
     from spieltisch.games.hoax.phases import TRIO_PHASES
 
-    assert [p for p, rule in HoaxState.PHASES if Kind.TRIO in rule.actions] == \
-        sorted(TRIO_PHASES)
+    table = HoaxState.PHASES
+    assert table is not None
+    assert [p for p, rule in table if Kind.TRIO in rule.actions] == sorted(TRIO_PHASES)

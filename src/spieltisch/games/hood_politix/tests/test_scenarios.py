@@ -498,3 +498,18 @@ def test_politix_calls_are_limited_per_round():
         act(s, B, "politix")
         act(s, B, "end politix")
     assert s.judge(B, C.POLITIX).reason == "you have no Politix call left this round"
+
+
+def test_3_after_a_fault_the_offender_may_play_the_penalty_cards():
+    """§3: the offender draws 2; its legal plays are those of the hand with them (the
+    judge lists legal plays while it judges the fault, before the draw)."""
+    from spieltisch.core import new_game
+
+    s = new_game("hood_politix", 4, seed=0)
+    game = s.game
+    events = s.apply(0, game.action_from_json("play G2 mic"))
+    assert [e.kind for e in events] == ["fault", "draw"]
+    legal = [game.action_to_json(a) for a in s.legal_actions(0)]
+    assert legal == [game.action_to_json(a) for a in s.clone().legal_actions(0)] == \
+        ["play G3", "play O2", "play PIY", "politix"]
+    assert [e.kind for e in s.apply(0, game.action_from_json("play G3"))] == ["play"]
