@@ -3,6 +3,7 @@ determinism with a seed, budgets and rollout policies."""
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import pytest
@@ -13,6 +14,7 @@ from spieltisch.bots.base import Observation, RandomBot
 from spieltisch.bots.ismcts import DEFAULT_DEPTH, WAIT, ISMCTSBot
 from spieltisch.core import ConfigError, game_names, get_spec
 from spieltisch.core.game import State
+from spieltisch.core.registry import package_name
 
 #: Tests that replace a part of the bot or the game while it runs: a compiled class's
 #: methods and a compiled module's globals cannot be replaced (docs/performance.md).
@@ -197,18 +199,23 @@ def test_bad_parameters_are_config_errors(bad):
         ISMCTSBot(game, 0, **bad)
 
 
-#: How well the search plays, in CI: ISMCTS with random rollouts (the search alone, with
-#: no heuristic policy to carry it) against random players, its seat rotating:
-#: (game, players, simulations per decision, games, wins needed). Calibrated on 400
-#: games each with other seeds (10,000 on): the search won 340 (Hockey) and 202 (Pixmit
-#: 4p). With a bug planted at the backup (``child.w += rewards[s]``) it won: reward
-#: inverted 33 and 30; credited to the next seat 62 in Pixmit (in two-player Hockey that
-#: is the inversion); credited to seat 0 179 and 97. At the one-sided 99.9%
-#: Clopper-Pearson lower bounds of the real rates (0.788, 0.427) the chance that a
-#: correct search falls short (binomial tail below ``needed``) is 4.9e-4 (Hockey) and
-#: 3.7e-4 (Pixmit), together below 1 in 1,000 (2e-7 at the measured rates); a search with
-#: any of those bugs, at its measured rate, reaches ``needed`` with a chance below 2.5e-4.
-STRENGTH = [("hockey", 2, 10, 100, 65), ("pixmit", 4, 20, 300, 100)]
+def strength_cases() -> list[tuple[str, int, int, int, int]]:
+    """How well the search plays, in CI: ISMCTS with random rollouts against random
+    players, for each game whose package calibrates it (``tests/calibration.py``,
+    ``SEARCH_BEATS_RANDOM``: players, simulations per decision, games, wins needed,
+    with the binomial reasoning that a correct search meets it and a search with a
+    planted backup bug does not)."""
+    cases = []
+    for name in GAMES:
+        try:
+            module = importlib.import_module(f"{package_name(name)}.tests.calibration")
+        except ModuleNotFoundError:
+            continue
+        cases.append((name, *module.SEARCH_BEATS_RANDOM))
+    return cases
+
+
+STRENGTH = strength_cases()
 
 
 @pytest.mark.volume  # many searched games: once, on the compiled build (tests/cases.py)
