@@ -356,7 +356,7 @@ def test_prior_leans_on_the_rollout_policy(name):
     rng = random.Random(5)
     checked = 0
     for _ in range(300):
-        if state.is_over() or checked >= 8:
+        if state.is_over() or checked >= 5:
             break
         required = state.to_act()
         if not required:
@@ -407,7 +407,7 @@ def test_rollout_bots_are_fresh_and_the_hint_sees_only_the_real_game(name, monke
     rng = random.Random(3)
     users: list[list[object]] = []  # the rollout bots of each search (kept alive)
     crossed = 0
-    while (len(users) < 12 or not crossed) and len(users) < 40 and not state.is_over():
+    while (len(users) < 12 or not crossed) and len(users) < 24 and not state.is_over():
         if 0 in state.to_act() and len(state.legal_actions(0)) > 1:
             seen.clear()
             root_round = state.round_number()
