@@ -615,6 +615,7 @@ class State(ABC, Generic[G]):
         """
         if self._legal_move == self.move_number and self._legal_seat == seat:
             return self._legal_list
+        # the phase's handler (``_legal_actions``'s default, without its call)
         table = self._phases
         actions: list[int] = table.legal_of[self.phase](self, seat) if table is not None \
             else self._legal_actions(seat)
