@@ -64,8 +64,9 @@ def workload(kind: str, game_name: str, players: int, amount: int) -> None:
 
     ``random``: ``amount`` random games through the public loop, printing decisions.
     ``ismcts``: ``amount`` searched decisions of a depth-20 ISMCTS bot (100 simulations) at
-    seat 0 against random bots, printing simulations. ``amount`` 0 is the empty run whose
-    count (imports, start-up) is subtracted.
+    seat 0 against random bots, printing simulations; ``default``: the same with the search
+    as ``ismcts:100`` plays (heuristic rollouts where the game has a heuristic bot).
+    ``amount`` 0 is the empty run whose count (imports, start-up) is subtracted.
     """
     import random
 
@@ -83,7 +84,8 @@ def workload(kind: str, game_name: str, players: int, amount: int) -> None:
         for seed in range(amount):
             done += play_plain(game.new_state(seed=seed), rng)
     else:
-        bot = ISMCTSBot(game, 0, 0, budget=100, rollout="random", depth=20)
+        bot = ISMCTSBot(game, 0, 0, budget=100) if kind == "default" else \
+            ISMCTSBot(game, 0, 0, budget=100, rollout="random", depth=20)
         bots = [bot] + [RandomBot(game, s, s) for s in range(1, players)]
         seed = searched = 0
         while searched < amount:
@@ -134,6 +136,9 @@ def main() -> int:
                    help="with --instructions: random games per line (default 20)")
     p.add_argument("--searches", type=int, default=5,
                    help="with --instructions: ISMCTS decisions per line (default 5)")
+    p.add_argument("--search", choices=("depth", "default"), default="depth",
+                   help="with --instructions: the search counted: random rollouts cut at 20 "
+                        "actions (default), or the search as ismcts:100 plays")
     p.add_argument("--json", help="write the table here")
     args = p.parse_args()
     base = args.baseline.resolve()
@@ -186,7 +191,9 @@ def count_instructions(trees: dict[str, Path], games: list[str], args: argparse.
         spec = get_spec(game)
         counts = sorted({spec.min_players, spec.default_players, spec.max_players})
         lines = [("random decision", "random", n, args.games) for n in counts]
-        lines.append(("ISMCTS simulation", "ismcts", spec.default_players, args.searches))
+        search = "ismcts" if args.search == "depth" else "default"
+        lines.append((f"ISMCTS simulation ({args.search})", search, spec.default_players,
+                      args.searches))
         for label, kind, n, amount in lines:
             this = instructions(trees["this"], kind, game, n, amount)
             other = instructions(trees["baseline"], kind, game, n, amount)

@@ -128,6 +128,14 @@ class Bot:
         self.rng = random.Random(seed)
         self.params = params
 
+    @classmethod
+    def rollout_players(cls, game: Game, seeds: Sequence[int]) -> list[Bot]:
+        """One bot of this class per seat (seat ``s`` seeded with ``seeds[s]``) to play a
+        search's rollouts of one round together. A game's bot may let them share what each
+        would read alike from the public record: they start together and read the same
+        states, so it is the same work (HOAX reads the log once for all of them)."""
+        return [cls(game, s, seed) for s, seed in enumerate(seeds)]
+
     def act(self, obs: Observation) -> int | None:
         """The game waits for this seat. ``None`` lets time pass (a slow player)."""
         raise NotImplementedError

@@ -103,20 +103,21 @@ is checked after every simulation, and when it is due (its time passed, or it wa
 cancelled) the search answers with what it found so far (``last_search["halted"]``).
 
 Rollout policy: by default (``rollout="auto"``) rollouts are played by the game's
-heuristic bot (``game.bots()["heuristic"]``) for every seat, each action replaced
-by a uniformly random one with probability ``eps`` (0.1; also a random decision
-whether to take an out-of-turn chance, with ``react_p``), so rollouts look like
-real play but still vary; games without a heuristic bot, and ``rollout="random"``,
-use uniformly random actions. Heuristic rollouts cost about 2-3x in simulations
-per second and are worth it: on President (4 players) they turned a 0.30 share
-against the heuristic bot into 0.59. The rollout bots are created afresh for every
-search, and for every rollout that does not start in the root's round (a descent
-may cross into the next round; every rollout with ``horizon="game"``), so each of
-them reads one round of one search; the root's hint comes from a separate instance
-that only ever sees the real game. A policy that learns from what it reads (HOAX's
-bluff rates) would otherwise learn from simulated rounds, or count the real history
-once per rollout. What the hint's instance has learnt is not passed on: rollout
-bots start from their priors.
+heuristic bot (``game.bots()["heuristic"]``) for every seat, each action replaced by a
+uniformly random one with probability ``eps`` (0.1; also a random decision whether to
+take an out-of-turn chance, with ``react_p``), so rollouts look like real play but
+still vary; games without a heuristic bot, and ``rollout="random"``, use uniformly
+random actions. Heuristic rollouts cost about 2-3x in simulations per second and are
+worth it: on President (4 players) they turned a 0.30 share against the heuristic bot
+into 0.59. The rollout bots are created afresh, together (``Bot.rollout_players``: a
+game's bot may let them read the public record once for all of them), for every
+search, and for every rollout that does not start in the root's round (a descent may
+cross into the next round; every rollout with ``horizon="game"``), so each of them
+reads one round of one search; the root's hint comes from a separate instance that
+only ever sees the real game. A policy that learns from what it reads (HOAX's bluff
+rates) would otherwise learn from simulated rounds, or count the real history once per
+rollout. What the hint's instance has learnt is not passed on: rollout bots start from
+their priors.
 
 Only the engine API is used (``determinise`` through the observation, ``clone``,
 ``to_act``, ``out_of_turn``, ``legal_actions``, ``apply``, ``deadlines``, ``standing``,
@@ -320,7 +321,7 @@ class ISMCTSBot(Bot):
         if policy is None:
             return []
         rng = self.rng
-        return [policy(self.game, s, rng.randrange(2**31)) for s in range(self._n)]
+        return policy.rollout_players(self.game, [rng.randrange(2**31) for _ in range(self._n)])
 
     def _policy_choice(self, obs: Observation, options: list[int]) -> int:
         """What the rollout policy would do at the root (``WAIT`` for declining), or

@@ -2,10 +2,13 @@
 
 - **Knowledge, kept incrementally.** The bot remembers, per round, how far it has read
   the round's log (keyed by the round number, the log length and the last entry read,
-  so a new round, or a different game fed to the same bot as in search rollouts,
-  starts afresh) and only reads new entries. From them it keeps, for every seat, a
-  log-likelihood per identity: each claim of identity X (a declared personal action,
-  or a Protect / Illegal / Fine / Forgive reaction) multiplies X by the likelihood
+  that very object: the views of one history share their log's entries, so a new round,
+  or another log fed to the same bot as in search rollouts, starts afresh even where its
+  entry there looks the same) and only reads new entries. The rollout bots of one search
+  share what they read (``Reading``): it is public and the same for each of them. From
+  the entries it keeps, for every seat, a log-likelihood per identity: each claim of
+  identity X (a declared personal action, or a Protect / Illegal / Fine / Forgive
+  reaction) multiplies X by the likelihood
   ratio ``5 (1 - b) / b``, where ``b`` is that seat's estimated bluff rate; a repeated
   claim of the same identity counts only half as much (in log terms), since a bluffer
   repeats a story too.
@@ -39,6 +42,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ...bots.base import Bot, Observation, outlasts
@@ -104,12 +108,11 @@ def mask_of(identities: list[str]) -> int:
 
 
 class Knowledge:
-    """What one bot has read from the log: per seat, log-evidence per identity."""
+    """What the log of one round says: per seat, log-evidence per identity."""
 
-    __slots__ = ("round", "pos", "last", "ev", "count", "claims", "start_turn", "final_turn",
-                 "lies", "truths")
+    __slots__ = ("round", "pos", "last", "ev", "count", "claims", "lies", "truths")
 
-    def __init__(self, n: int, rnd: int = -1, turn: int = 0) -> None:
+    def __init__(self, n: int, rnd: int = -1) -> None:
         self.round = rnd
         self.pos = 0
         self.last: Any = None
@@ -117,15 +120,12 @@ class Knowledge:
         self.count = [[0] * NUM_IDENTITIES for _ in range(n)]
         #: claims of this round not yet checked: [seat, identity]
         self.claims: list[list[int]] = []
-        self.start_turn = turn
-        self.final_turn = -1
         #: this round's official doubts: lies (justified) and truths per seat
         self.lies = [0] * n
         self.truths = [0] * n
 
     def resume(self, other: Knowledge) -> None:
-        """Take over what ``other`` read of the same round (not its turns: those are
-        when this knowledge started)."""
+        """Take over what ``other`` read of the same round."""
         self.pos = other.pos
         self.last = other.last
         self.ev = [e[:] for e in other.ev]
@@ -135,72 +135,63 @@ class Knowledge:
         self.truths = other.truths[:]
 
 
-class HeuristicBot(Bot):
-    name = "heuristic"
-    tuning = ("bluff", "doubt_p", "vote_p", "final_doubt_p", "accuse_p", "final_accuse_p",
-              "impatience", "bluff_prior", "reaction")
-    #: Never too late: the search's hint (``Bot.careful``).
-    careful = {"reaction": 0.0}
+class Reading:
+    """What the bots that share it have read of the public record: this round's
+    ``Knowledge`` and, across rounds, the lies and truths seen per seat. A bot at a table
+    has its own; the rollout bots of a search share one (``HeuristicBot.rollout_players``):
+    they start together and read the same logs, which say the same to each of them."""
 
-    def __init__(self, game: Game, seat: int, seed: int | None = None, **params: Any) -> None:
-        super().__init__(game, seat, seed, **params)
-        self.bluff = float(params.get("bluff", 0.3))
-        self.doubt_p = float(params.get("doubt_p", 0.25))
-        self.vote_p = float(params.get("vote_p", 0.35))
-        self.final_doubt_p = float(params.get("final_doubt_p", 0.1))
-        self.accuse_p = float(params.get("accuse_p", 0.85))
-        self.final_accuse_p = float(params.get("final_accuse_p", 0.55))
-        #: how much the accusation threshold drops per round of turns (impatience).
-        self.impatience = float(params.get("impatience", 0.02))
+    __slots__ = ("n", "bluff_prior", "k", "lies", "truths", "memory", "begun", "keep_at",
+                 "seats", "public")
+
+    def __init__(self, n: int, bluff_prior: float) -> None:
+        self.n = n
         #: the bluff rate assumed of a seat before any evidence (worth 5 claims).
-        self.bluff_prior = float(params.get("bluff_prior", 0.3))
-        #: mean seconds it takes to decide on a reaction (a person's pace).
-        self.reaction = float(params.get("reaction", 1.0))
-        self._late = outlasts(self.reaction, cast("HoaxGame", game).reaction_seconds)
-        self.table = cast("HoaxGame", game).table
-        self.n: int = game.num_players
+        self.bluff_prior = bluff_prior
+        self.k = Knowledge(n)
         #: across rounds: lies and truths seen per seat (official doubts, reveals).
-        self.lies = [0] * self.n
-        self.truths = [0] * self.n
-        self.k = Knowledge(self.n)
+        self.lies = [0] * n
+        self.truths = [0] * n
         #: changes whenever ``lies`` / ``truths`` do (the log is read in their light)
-        self._memory = 0
+        self.memory = 0
         #: a search shows the bot many logs of one round that begin alike: what it read of
         #: such a beginning (``_resume``), the log read, and the memory it was read with
-        self._begun: tuple[Knowledge, list[Any], int] | None = None
+        self.begun: tuple[Knowledge, list[Any], int] | None = None
         #: where the log read now meets the last beginning kept (-1: nothing to keep)
-        self._keep_at = -1
+        self.keep_at = -1
+        #: the seats' public records last read (a view's list) and what beliefs take from
+        #: them: per seat its known identity (-1: none) and the identities its records
+        #: exclude, and the copies of each identity not known to be anywhere
+        self.seats: list[Any] | None = None
+        self.public: tuple[list[int], list[int], list[int]] = ([], [], [])
 
-    # -- knowledge -----------------------------------------------------------------
     def bluff_rate(self, s: int) -> float:
         k = self.k
         lies = self.lies[s] + k.lies[s]
         return min(0.9, max(0.05, (lies + 5.0 * self.bluff_prior)
                             / (lies + self.truths[s] + k.truths[s] + 5.0)))
 
-    def _update(self, view: dict[str, Any]) -> Knowledge:
-        """Read the log entries new since the last decision."""
+    def update(self, view: dict[str, Any]) -> Knowledge:
+        """Read the log entries new since the last reading."""
         log = view["log"]
         k = self.k
         rnd = view["round"]
         pos = k.pos
-        if rnd != k.round or len(log) < pos or (pos and log[pos - 1] != k.last):
+        if rnd != k.round or len(log) < pos or (pos and log[pos - 1] is not k.last):
             if rnd > k.round:  # a later round: keep what this one showed
                 self._remember_round(k, view["last_reveal"] if rnd == k.round + 1
                                      else None)
-            k = self.k = Knowledge(self.n, rnd, view["turn"])
+            k = self.k = Knowledge(self.n, rnd)
             pos = self._resume(k, log)
-        if view["in_final"] and k.final_turn < 0:
-            k.final_turn = view["turn"]
         if pos == len(log):
             return k
-        keep = self._keep_at
+        keep = self.keep_at
         if keep >= 0:  # read up to the common beginning, keep that, read on
-            self._keep_at = -1
+            self.keep_at = -1
             self._read(k, log, pos, keep)
             k.pos, k.last = keep, log[keep - 1]
-            self._begun = (Knowledge(self.n, rnd), log[:keep], self._memory)
-            self._begun[0].resume(k)
+            self.begun = (Knowledge(self.n, rnd), log[:keep], self.memory)
+            self.begun[0].resume(k)
             pos = keep
         self._read(k, log, pos, len(log))
         k.pos = len(log)
@@ -213,9 +204,9 @@ class HeuristicBot(Bot):
         read of it, which is what reading it again would give; otherwise it is read from
         the start, and the part it has in common with the beginning kept (or all of it,
         the first time) becomes the beginning kept."""
-        begun = self._begun
-        if begun is None or begun[0].round != k.round or begun[2] != self._memory:
-            self._keep_at = len(log) if log else -1
+        begun = self.begun
+        if begun is None or begun[0].round != k.round or begun[2] != self.memory:
+            self.keep_at = len(log) if log else -1
             return 0
         known, seen = begun[0], begun[1]
         if len(log) >= known.pos and log[:known.pos] == seen:
@@ -225,7 +216,7 @@ class HeuristicBot(Bot):
         end = min(len(seen), len(log))
         while same < end and log[same] == seen[same]:
             same += 1
-        self._keep_at = same if same else -1
+        self.keep_at = same if same else -1
         return 0
 
     def _read(self, k: Knowledge, log: list[Any], start: int, stop: int) -> None:
@@ -268,7 +259,7 @@ class HeuristicBot(Bot):
         (every card is shown after a final), count its other claims as lies or truths
         too (not when the bot first looks again rounds later: that reveal is another
         round's)."""
-        self._memory += 1
+        self.memory += 1
         for s in range(self.n):
             self.lies[s] += k.lies[s]
             self.truths[s] += k.truths[s]
@@ -281,33 +272,118 @@ class HeuristicBot(Bot):
                 else:
                     self.lies[s] += 1
 
+    def public_part(self, seats: list[Any]) -> tuple[list[int], list[int], list[int]]:
+        """What beliefs take from the seats' public records (``seats``, a view's list,
+        read-only: the same list while no record changed): per seat its known identity
+        (face up or proven; -1) and the mask of identities its records exclude (covers,
+        proven not), and per identity its copies not known to be anywhere."""
+        if seats is self.seats:
+            return self.public
+        known = [-1] * len(seats)
+        excluded = [0] * len(seats)
+        copies = [2] * NUM_IDENTITIES
+        for s, p in enumerate(seats):
+            if "revealed" in p or "proven" in p:
+                x = known[s] = IDX[p.get("revealed") or p["proven"]]
+                copies[x] -= 1
+            m = mask_of(p["covered"])
+            if "proven_not" in p:
+                m |= mask_of(p["proven_not"])
+            excluded[s] = m
+        self.seats = seats
+        self.public = (known, excluded, copies)
+        return self.public
+
+
+class HeuristicBot(Bot):
+    name = "heuristic"
+    tuning = ("bluff", "doubt_p", "vote_p", "final_doubt_p", "accuse_p", "final_accuse_p",
+              "impatience", "bluff_prior", "reaction")
+    #: Never too late: the search's hint (``Bot.careful``).
+    careful = {"reaction": 0.0}
+
+    def __init__(self, game: Game, seat: int, seed: int | None = None, **params: Any) -> None:
+        super().__init__(game, seat, seed, **params)
+        self.bluff = float(params.get("bluff", 0.3))
+        self.doubt_p = float(params.get("doubt_p", 0.25))
+        self.vote_p = float(params.get("vote_p", 0.35))
+        self.final_doubt_p = float(params.get("final_doubt_p", 0.1))
+        self.accuse_p = float(params.get("accuse_p", 0.85))
+        self.final_accuse_p = float(params.get("final_accuse_p", 0.55))
+        #: how much the accusation threshold drops per round of turns (impatience).
+        self.impatience = float(params.get("impatience", 0.02))
+        #: the bluff rate assumed of a seat before any evidence (worth 5 claims).
+        self.bluff_prior = float(params.get("bluff_prior", 0.3))
+        #: mean seconds it takes to decide on a reaction (a person's pace).
+        self.reaction = float(params.get("reaction", 1.0))
+        self._late = outlasts(self.reaction, cast("HoaxGame", game).reaction_seconds)
+        self.table = cast("HoaxGame", game).table
+        self.n: int = game.num_players
+        self.reading = Reading(self.n, self.bluff_prior)
+        #: the round and turn this bot began to read the log it reads now (a new round, or
+        #: another log as in a search's rollouts), the turn the final began (-1: not yet),
+        #: and how far it has read that log and its last entry
+        self.round = -1
+        self.start_turn = 0
+        self.final_turn = -1
+        self._pos = 0
+        self._last: Any = None
+
+    @classmethod
+    def rollout_players(cls, game: Game, seeds: Sequence[int]) -> list[Bot]:
+        """Bots that share one ``Reading``: each log is read once for all of them."""
+        bots = [cls(game, s, seed) for s, seed in enumerate(seeds)]
+        for b in bots[1:]:
+            b.reading = bots[0].reading
+        return list(bots)
+
+    # -- knowledge -----------------------------------------------------------------
+    @property
+    def k(self) -> Knowledge:
+        """What this bot has read of the round (its ``Reading``'s)."""
+        return self.reading.k
+
+    def bluff_rate(self, s: int) -> float:
+        return self.reading.bluff_rate(s)
+
+    def _update(self, view: dict[str, Any]) -> Knowledge:
+        """Read the log entries new since the last decision; a new round or another log
+        begins the bot's count of turns."""
+        log = view["log"]
+        pos = self._pos
+        rnd = view["round"]
+        if rnd != self.round or len(log) < pos or (pos and log[pos - 1] is not self._last):
+            self.round = rnd
+            self.start_turn = view["turn"]
+            self.final_turn = -1
+        if view["in_final"] and self.final_turn < 0:
+            self.final_turn = view["turn"]
+        self._pos = len(log)
+        self._last = log[-1] if log else None
+        return self.reading.update(view)
+
     def beliefs(self, view: dict[str, Any], only: int | None = None) -> dict[int, list[float]]:
         """P(identity) for every other seat (known cards as certainties); ``only``: for
         that seat alone (the others are not computed)."""
         k = self._update(view)
         me = self.seat
-        copies = [2] * NUM_IDENTITIES
-        copies[IDX[view["identity"]]] -= 1
         seats = view["seats"]
-        known: dict[int, int] = {}
-        for s, p in enumerate(seats):
-            if s != me and ("revealed" in p or "proven" in p):
-                x = known[s] = IDX[p.get("revealed") or p["proven"]]
-                copies[x] -= 1
+        known, excluded_by, public_copies = self.reading.public_part(seats)
+        copies = public_copies[:]
+        if known[me] >= 0:  # (its own card is counted below, as its identity)
+            copies[known[me]] += 1
+        copies[IDX[view["identity"]]] -= 1
         out: dict[int, list[float]] = {}
         shown = view["shown_to_me"]
         for s in (range(len(seats)) if only is None else (only,)):
             if s == me:
                 continue
-            if s in known:
+            if known[s] >= 0:
                 out[s] = ONE_HOT[known[s]]
                 continue
-            p = seats[s]
-            excluded = mask_of(p["covered"])
+            excluded = excluded_by[s]
             if shown and str(s) in shown:
                 excluded |= mask_of(shown[str(s)])
-            if "proven_not" in p:
-                excluded |= mask_of(p["proven_not"])
             ev = k.ev[s]
             top = max(ev)
             w = [0.0 if copies[x] <= 0 or excluded >> x & 1
@@ -321,11 +397,9 @@ class HeuristicBot(Bot):
 
     def exposure(self, view: dict[str, Any]) -> float:
         """How sure the table may be of this bot's identity (its claims, its covers)."""
-        k = self.k
         me = self.seat
-        p = view["seats"][me]
-        excluded = set(p["covered"])
-        ev = k.ev[me]
+        excluded = set(view["seats"][me]["covered"])
+        ev = self.k.ev[me]
         top = max(ev)
         w = [0.0 if IDENTITY_NAMES[x] in excluded else math.exp(ev[x] - top) for x in RANGE7]
         tot = sum(w) or 1.0
@@ -450,16 +524,15 @@ class HeuristicBot(Bot):
         me = self.seat
         rng = self.rng
         beliefs = self.beliefs(view)
-        k = self.k
         seats = view["seats"]
         in_round = [s for s, p in enumerate(seats) if p["in_round"] and s != me]
         R = len(in_round) + 1
         # 1. accuse when sure enough; the longer it lasts, the less patient
         if view["in_final"]:
-            waited = (view["turn"] - max(k.final_turn, 0)) / 2
+            waited = (view["turn"] - max(self.final_turn, 0)) / 2
             threshold = self.final_accuse_p - 2 * self.impatience * max(0.0, waited - 3)
         else:
-            waited = (view["turn"] - k.start_turn) / R
+            waited = (view["turn"] - self.start_turn) / R
             threshold = self.accuse_p - self.impatience * max(0.0, waited - 4)
         threshold = max(threshold, 0.3 if view["in_final"] else 0.5)
         best = None
@@ -550,4 +623,4 @@ class HeuristicBot(Bot):
         return 0.0
 
 
-__all__ = ["HeuristicBot", "Knowledge"]
+__all__ = ["HeuristicBot", "Knowledge", "Reading"]

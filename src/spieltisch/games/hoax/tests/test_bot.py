@@ -72,7 +72,7 @@ def test_a_log_read_again_is_not_counted_again() -> None:
             reader.beliefs(Observation(earlier, 0).view)
             reader.beliefs(Observation(s, 0).view)
         assert [reader.bluff_rate(p) for p in range(6)] == first
-        assert reader.lies == [0] * 6 and reader.truths == [0] * 6  # no round finished
+        assert reader.reading.lies == [0] * 6 and reader.reading.truths == [0] * 6  # none over
         return
     raise AssertionError("no official doubt in 40 games")
 
@@ -107,11 +107,12 @@ def test_a_rounds_doubts_are_kept_even_when_the_bot_looks_again_rounds_later() -
         later = HeuristicBot(game, 0, 0)  # looks again two rounds later
         later.beliefs(views[r])
         later.beliefs(firsts[r + 2])
-        assert (later.lies, later.truths) == (lies, truths)
+        assert (later.reading.lies, later.reading.truths) == (lies, truths)
         nxt = HeuristicBot(game, 0, 0)  # looks again in the next round: the reveal too
         nxt.beliefs(views[r])
         nxt.beliefs(firsts[r + 1])
-        assert all(a >= b for a, b in zip(nxt.lies + nxt.truths, lies + truths, strict=True))
+        assert all(a >= b for a, b in zip(nxt.reading.lies + nxt.reading.truths, lies + truths,
+                                          strict=True))
         return
     raise AssertionError("no round with an official doubt two rounds before the end")
 
@@ -157,8 +158,50 @@ def test_logs_that_begin_alike_are_read_as_a_fresh_bot_reads_them() -> None:
         assert (k.pos, k.ev, k.count, k.claims, k.lies, k.truths) == \
             (fresh.pos, fresh.ev, fresh.count, fresh.claims, fresh.lies, fresh.truths)
         checked += 1
-    begun = reader._begun
+    begun = reader.reading.begun
     assert checked >= 10 and begun is not None and begun[0].pos >= 25  # it did resume
+
+
+def test_rollout_players_share_a_reading_and_decide_as_bots_that_read_alone() -> None:
+    """A search's rollout bots (``rollout_players``) read each log once for all of them:
+    through a round, at every chance, they decide as twins with the same seeds that each
+    read the log themselves."""
+    from spieltisch.bots.base import Observation
+
+    for n, g in ((4, 1), (6, 2), (8, 3)):
+        game = get_spec("hoax").configure(n)
+        s = game.new_state(seed=g)
+        shared = HeuristicBot.rollout_players(game, [g * 10 + i for i in range(n)])
+        alone = [HeuristicBot(game, i, g * 10 + i) for i in range(n)]
+        assert all(cast(HeuristicBot, b).reading is cast(HeuristicBot, shared[0]).reading
+                   for b in shared)
+        rng = random.Random(g)
+        decisions = 0
+        first = s.round_number()
+        while s.round_number() == first and not s.is_over():
+            acted = False
+            for seat in s.out_of_turn():
+                if seat in s.to_act():
+                    continue
+                a = alone[seat].react(Observation(s, seat, required=False))
+                assert shared[seat].react(Observation(s, seat, required=False)) == a
+                decisions += 1
+                if a is not None:
+                    s.apply(seat, a)
+                    acted = True
+                    break
+            if acted:
+                continue
+            if s.to_act():
+                seat = rng.choice(list(s.to_act()))
+                a = alone[seat].act(Observation(s, seat))
+                assert shared[seat].act(Observation(s, seat)) == a
+                decisions += 1
+                s.apply(seat, a if a is not None else rng.choice(s.legal_actions(seat)))
+            else:
+                d = min(s.deadlines(), key=lambda d: d.seconds)
+                s.apply(d.seat, d.action)
+        assert decisions > 40
 
 
 def test_a_rollout_s_seat_view_gives_the_decisions_of_the_view() -> None:
