@@ -331,11 +331,16 @@ class HeuristicBot(Bot):
 
     @classmethod
     def rollout_players(cls, game: Game, seeds: Sequence[int]) -> list[Bot]:
-        """Bots that share one ``Reading``: each log is read once for all of them."""
-        bots = [cls(game, s, seed) for s, seed in enumerate(seeds)]
-        for b in bots[1:]:
-            b.reading = bots[0].reading
-        return list(bots)
+        """Bots that share one ``Reading``: each log is read once for all of them. Within
+        a round they decide as bots reading alone would; across rounds (rollouts with
+        ``horizon="game"``) they remember a round by all that any of them read of it."""
+        bots: list[Bot] = []
+        for s, seed in enumerate(seeds):
+            bot = cls(game, s, seed)
+            if bots:
+                bot.reading = cast(HeuristicBot, bots[0]).reading
+            bots.append(bot)
+        return bots
 
     # -- knowledge -----------------------------------------------------------------
     @property
@@ -352,7 +357,9 @@ class HeuristicBot(Bot):
         log = view["log"]
         pos = self._pos
         rnd = view["round"]
-        if rnd != self.round or len(log) < pos or (pos and log[pos - 1] is not self._last):
+        # (compared by value: a view of the same history may hold new copies of the
+        # entries, when the views' cache served another round in between)
+        if rnd != self.round or len(log) < pos or (pos and log[pos - 1] != self._last):
             self.round = rnd
             self.start_turn = view["turn"]
             self.final_turn = -1

@@ -204,6 +204,39 @@ def test_rollout_players_share_a_reading_and_decide_as_bots_that_read_alone() ->
         assert decisions > 40
 
 
+def test_a_bot_s_clock_runs_on_when_the_views_served_another_round_between() -> None:
+    """A search at the same table may view states of the next round between this bot's
+    decisions, and the views then convert the log's entries anew: the bot's count of
+    turns in its round (its impatience) runs on, and it knows what a fresh bot knows."""
+    from spieltisch.bots.base import Observation
+    from spieltisch.runner import step
+
+    game = get_spec("hoax").configure(4)
+    s = game.new_state(seed=5)
+    players = [RandomBot(game, i, i, react_p=0.3) for i in range(4)]
+    rng = random.Random(5)
+    first = s.round_number()
+    later = s.clone()
+    while not later.is_over() and later.round_number() == first:
+        step(later, players, rng)
+    assert later.round_number() != first
+    bot = HeuristicBot(game, 0, 0)
+    bot.beliefs(Observation(s, 0).view)
+    start, checked = bot.start_turn, 0
+    while s.round_number() == first:
+        step(s, players, rng)
+        if s.round_number() != first:
+            break
+        Observation(later, 0).view  # the views' log now holds the other round's entries
+        view = Observation(s, 0).view
+        k = bot._update(view)
+        fresh = HeuristicBot(game, 0, 0)._update(view)
+        assert bot.start_turn == start
+        assert (k.ev, k.claims) == (fresh.ev, fresh.claims)
+        checked += 1
+    assert checked >= 10
+
+
 def test_a_rollout_s_seat_view_gives_the_decisions_of_the_view() -> None:
     """A search's rollout bots read ``seat_view`` (``RolloutObservation``, fields built as
     read): twin bots with the same seeds, one reading the whole view, the other the seat
