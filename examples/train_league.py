@@ -96,22 +96,29 @@ class League(gymnasium.Wrapper):
 
 
 def imitation_data(game: str, players: int | None, decisions: int, seed: int,
-                   teacher: str = "heuristic") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                   teacher: str = "heuristic", shaping: float = 0.0, gamma: float = 0.99
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``decisions`` (observation, mask, action) triples of the ``teacher`` bot playing a
     seat of heuristic tables (a decline is ``DECLINE``; letting time pass ends the
-    episode's record)."""
+    episode's record), and each decision's discounted return (the learner's rewards, with
+    ``shaping``) where its episode was played to the end (else NaN)."""
     from spieltisch.bots import make_bot
     from spieltisch.bots.base import Observation
 
-    env = SingleAgentEnv(game, num_players=players, seat=None, opponents="heuristic")
+    env = SingleAgentEnv(game, num_players=players, seat=None, opponents="heuristic",
+                         shaping=shaping, gamma=gamma)
     aec = env.aec
-    xs, masks, actions = [], [], []
+    xs: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    actions: list[int] = []
+    returns: list[float] = []
     episode = skipped = 0
     while len(actions) < decisions:
         obs, info = env.reset(seed=seed + episode)
         bot = make_bot(env.game, teacher, info["seat"], seed + episode)
         episode += 1
         done = False
+        rewards: list[float] = []
         while not done and len(actions) < decisions:
             assert aec.game_state is not None
             required = aec.polled_required
@@ -127,12 +134,20 @@ def imitation_data(game: str, players: int | None, decisions: int, seed: int,
             xs.append(obs["observation"])
             masks.append(obs["action_mask"].astype(bool))
             actions.append(a)
-            obs, _, terminated, truncated, _ = env.step(a)
+            obs, reward, terminated, truncated, _ = env.step(a)
+            rewards.append(float(reward))
             done = terminated or truncated
+        g = 0.0 if done else float("nan")  # a cut episode has no return
+        to_go: list[float] = []
+        for r in reversed(rewards):
+            g = r + gamma * g
+            to_go.append(g)
+        returns.extend(reversed(to_go))
     if skipped:
         print(f"  {skipped} of {episode} teacher episodes cut at an action the "
               f"environment does not offer", flush=True)
-    return np.stack(xs), np.stack(masks), np.asarray(actions)
+    return (np.stack(xs), np.stack(masks), np.asarray(actions),
+            np.asarray(returns, dtype=np.float32))
 
 
 def imitate(model: Any, data: tuple[np.ndarray, np.ndarray, np.ndarray], seconds: float,
@@ -163,6 +178,37 @@ def imitate(model: Any, data: tuple[np.ndarray, np.ndarray, np.ndarray], seconds
     return f"{float(hits):.3f} of {n:,}"
 
 
+def fit_critic(model: Any, xs: np.ndarray, returns: np.ndarray, seconds: float,
+               epochs: int) -> str:
+    """Train the value head (not the policy head) to predict the recorded returns: mean
+    squared error, Adam, for ``epochs`` passes or ``seconds``, on the decisions whose
+    episode was played out. PPO's first updates then weigh the imitated actions by
+    advantages of a critic that knows the game, not of a random one. Returns the
+    share of the returns' variance explained."""
+    import torch
+
+    whole = np.isfinite(returns)
+    x = torch.as_tensor(xs[whole])
+    y = torch.as_tensor(returns[whole])
+    policy = model.policy
+    params = [*policy.mlp_extractor.value_net.parameters(), *policy.value_net.parameters()]
+    opt = torch.optim.Adam(params, lr=1e-3)
+    end = time.monotonic() + seconds
+    for _ in range(epochs):
+        for idx in torch.randperm(len(y)).split(256):
+            value = policy.value_net(policy.mlp_extractor.forward_critic(x[idx])).squeeze(1)
+            loss = torch.nn.functional.mse_loss(value, y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        if time.monotonic() > end:
+            break
+    with torch.no_grad():
+        value = policy.value_net(policy.mlp_extractor.forward_critic(x)).squeeze(1)
+        explained = 1.0 - float(((value - y) ** 2).mean() / y.var())
+    return f"{explained:.3f} of the variance of {len(y):,} returns"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     ap.add_argument("game")
@@ -188,6 +234,9 @@ def main() -> None:
     ap.add_argument("--teacher", default="heuristic",
                     help="the bot spec imitated; 'careful' is the heuristic bot with its "
                          "careful parameters (no slips: Bot.careful)")
+    ap.add_argument("--critic", type=float, default=0.0, metavar="MINUTES",
+                    help="with --imitate: also fit the value head to the imitated episodes' "
+                         "returns for up to MINUTES")
     ap.add_argument("--clip", type=float, default=0.2)
     ap.add_argument("--checkpoints", action="store_true",
                     help="also write OUT.<minutes>.npz at every snapshot")
@@ -217,13 +266,17 @@ def main() -> None:
 
             careful = available_bots(game)["heuristic"].careful
             teacher = "heuristic:" + "".join(f":{k}={v}" for k, v in careful.items())
-        data = imitation_data(args.game, args.players, args.imitate, args.seed + 10**6,
-                              teacher)
+        *data, returns = imitation_data(args.game, args.players, args.imitate,
+                                        args.seed + 10**6, teacher, args.shaping, args.gamma)
         print(f"{(time.monotonic() - start) / 60:5.1f} min: {len(data[2]):,} decisions of "
               f"{teacher}", flush=True)
-        accuracy = imitate(model, data, args.imitate_minutes * 60, 20)
+        accuracy = imitate(model, (data[0], data[1], data[2]), args.imitate_minutes * 60, 20)
         print(f"{(time.monotonic() - start) / 60:5.1f} min: imitation matches {accuracy}",
               flush=True)
+        if args.critic:
+            explained = fit_critic(model, data[0], returns, args.critic * 60, 20)
+            print(f"{(time.monotonic() - start) / 60:5.1f} min: the critic explains "
+                  f"{explained}", flush=True)
         env.add(from_sb3(model, game, {"imitation": True}))
         if args.checkpoints:
             from_sb3(model, game, {"imitation": True}).save(out.with_suffix(".imitation.npz"))

@@ -227,8 +227,9 @@ def test_a_bot_s_clock_runs_on_when_the_views_served_another_round_between() -> 
         step(s, players, rng)
         if s.round_number() != first:
             break
-        Observation(later, 0).view  # the views' log now holds the other round's entries
+        other = Observation(later, 0).view  # the views' log: the other round's entries
         view = Observation(s, 0).view
+        assert other["round"] != view["round"]
         k = bot._update(view)
         fresh = HeuristicBot(game, 0, 0)._update(view)
         assert bot.start_turn == start
