@@ -33,6 +33,7 @@ import collections
 import json
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -150,62 +151,67 @@ def imitation_data(game: str, players: int | None, decisions: int, seed: int,
             np.asarray(returns, dtype=np.float32))
 
 
-def imitate(model: Any, data: tuple[np.ndarray, np.ndarray, np.ndarray], seconds: float,
-            epochs: int) -> str:
-    """Train the policy head (not the value head) to choose the recorded actions: masked
-    cross-entropy, Adam, for ``epochs`` passes or ``seconds``. Returns the accuracy."""
+def fit(params: list[Any], loss_of: Callable[[Any], Any], n: int, seconds: float,
+        epochs: int) -> None:
+    """Adam (10⁻³) on ``params`` over minibatches of 256 of ``n`` samples (``loss_of`` a
+    batch's indices), for ``epochs`` passes or until ``seconds`` have passed."""
     import torch
 
-    xs, masks, actions = (torch.as_tensor(a) for a in data)
-    policy = model.policy
-    params = [*policy.mlp_extractor.policy_net.parameters(), *policy.action_net.parameters()]
     opt = torch.optim.Adam(params, lr=1e-3)
     end = time.monotonic() + seconds
-    n = len(actions)
     for _ in range(epochs):
         for idx in torch.randperm(n).split(256):
-            latent = policy.mlp_extractor.forward_actor(xs[idx])
-            logits = policy.action_net(latent).masked_fill(~masks[idx], -1e9)
-            loss = torch.nn.functional.cross_entropy(logits, actions[idx])
+            loss = loss_of(idx)
             opt.zero_grad()
             loss.backward()
             opt.step()
         if time.monotonic() > end:
             break
+
+
+def imitate(model: Any, data: tuple[np.ndarray, np.ndarray, np.ndarray], seconds: float,
+            epochs: int) -> str:
+    """Train the policy head (not the value head) to choose the recorded actions: masked
+    cross-entropy, for ``epochs`` passes or ``seconds``. Returns the accuracy."""
+    import torch
+
+    xs, masks, actions = (torch.as_tensor(a) for a in data)
+    policy = model.policy
+
+    def logits(idx: Any) -> Any:
+        return policy.action_net(policy.mlp_extractor.forward_actor(xs[idx])).masked_fill(
+            ~masks[idx], -1e9)
+
+    fit([*policy.mlp_extractor.policy_net.parameters(), *policy.action_net.parameters()],
+        lambda idx: torch.nn.functional.cross_entropy(logits(idx), actions[idx]),
+        len(actions), seconds, epochs)
     with torch.no_grad():
-        logits = policy.action_net(policy.mlp_extractor.forward_actor(xs))
-        hits = (logits.masked_fill(~masks, -1e9).argmax(1) == actions).float().mean()
-    return f"{float(hits):.3f} of {n:,}"
+        hits = (logits(slice(None)).argmax(1) == actions).float().mean()
+    return f"{float(hits):.3f} of {len(actions):,}"
 
 
 def fit_critic(model: Any, xs: np.ndarray, returns: np.ndarray, seconds: float,
                epochs: int) -> str:
     """Train the value head (not the policy head) to predict the recorded returns: mean
-    squared error, Adam, for ``epochs`` passes or ``seconds``, on the decisions whose
-    episode was played out. PPO's first updates then weigh the imitated actions by
-    advantages of a critic that knows the game, not of a random one. Returns the
-    share of the returns' variance explained."""
+    squared error, for ``epochs`` passes or ``seconds``, on the decisions whose episode
+    was played out. PPO's first updates then weigh the imitated actions by advantages
+    of a critic that knows the game, not of a random one. Returns the share of the
+    returns' variance explained (on these same decisions)."""
     import torch
 
     whole = np.isfinite(returns)
     x = torch.as_tensor(xs[whole])
     y = torch.as_tensor(returns[whole])
     policy = model.policy
-    params = [*policy.mlp_extractor.value_net.parameters(), *policy.value_net.parameters()]
-    opt = torch.optim.Adam(params, lr=1e-3)
-    end = time.monotonic() + seconds
-    for _ in range(epochs):
-        for idx in torch.randperm(len(y)).split(256):
-            value = policy.value_net(policy.mlp_extractor.forward_critic(x[idx])).squeeze(1)
-            loss = torch.nn.functional.mse_loss(value, y[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-        if time.monotonic() > end:
-            break
+
+    def value(idx: Any) -> Any:
+        return policy.value_net(policy.mlp_extractor.forward_critic(x[idx])).squeeze(1)
+
+    fit([*policy.mlp_extractor.value_net.parameters(), *policy.value_net.parameters()],
+        lambda idx: torch.nn.functional.mse_loss(value(idx), y[idx]), len(y), seconds,
+        epochs)
     with torch.no_grad():
-        value = policy.value_net(policy.mlp_extractor.forward_critic(x)).squeeze(1)
-        explained = 1.0 - float(((value - y) ** 2).mean() / y.var())
+        explained = 1.0 - float(((value(slice(None)) - y) ** 2).mean() / y.var())
     return f"{explained:.3f} of the variance of {len(y):,} returns"
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
-from typing import cast
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
-from spieltisch.bots.base import RandomBot
+from spieltisch.bots.base import Bot, Observation, RandomBot
 from spieltisch.core import get_spec
 from spieltisch.games.hoax.bot import HeuristicBot
 from spieltisch.games.hoax.state import HoaxState
@@ -24,7 +25,6 @@ def test_knowledge_resets_with_a_new_round() -> None:
     game = get_spec("hoax").configure(4)
     s = game.new_state(seed=3)
     bots = [HeuristicBot(game, i, i) for i in range(4)]
-    from spieltisch.bots.base import Observation
     from spieltisch.runner import step
     rng = random.Random(3)
     rounds = set()
@@ -41,7 +41,6 @@ def test_knowledge_resets_with_a_new_round() -> None:
 def test_a_log_read_again_is_not_counted_again() -> None:
     """Official doubts count towards bluff rates once, however often the round's log is
     read afresh (search rollouts show the bot many logs of the same round)."""
-    from spieltisch.bots.base import Observation
     from spieltisch.runner import step
 
     game = get_spec("hoax").configure(6)
@@ -80,7 +79,6 @@ def test_a_log_read_again_is_not_counted_again() -> None:
 def test_a_rounds_doubts_are_kept_even_when_the_bot_looks_again_rounds_later() -> None:
     """A round's official doubts join the bot's memory when it next looks at the game,
     whether that is in the next round (then the reveal's evidence comes too) or later."""
-    from spieltisch.bots.base import Observation
     from spieltisch.runner import step
 
     game = get_spec("hoax").configure(4)
@@ -162,11 +160,44 @@ def test_logs_that_begin_alike_are_read_as_a_fresh_bot_reads_them() -> None:
     assert checked >= 10 and begun is not None and begun[0].pos >= 25  # it did resume
 
 
+def _twins_decide_alike(s: Any, ours: Sequence[Bot], twins: Sequence[Bot],
+                        twin_view: Callable[..., Observation], rng: random.Random,
+                        go_on: Callable[[Any], bool]) -> int:
+    """Play ``s`` while ``go_on(s)``: at every chance a bot of ``ours`` decides from an
+    ``Observation`` and its twin must decide alike from ``twin_view(s, seat, required)``
+    (out-of-turn chances first, then a seat the game waits for, else a deadline).
+    Returns the number of decisions compared."""
+    decisions = 0
+    while go_on(s):
+        acted = False
+        for seat in s.out_of_turn():
+            if seat in s.to_act():
+                continue
+            a = ours[seat].react(Observation(s, seat, required=False))
+            assert twins[seat].react(twin_view(s, seat, required=False)) == a
+            decisions += 1
+            if a is not None:
+                s.apply(seat, a)
+                acted = True
+                break
+        if acted:
+            continue
+        if s.to_act():
+            seat = rng.choice(list(s.to_act()))
+            a = ours[seat].act(Observation(s, seat))
+            assert twins[seat].act(twin_view(s, seat)) == a
+            decisions += 1
+            s.apply(seat, a if a is not None else rng.choice(s.legal_actions(seat)))
+        else:
+            d = min(s.deadlines(), key=lambda d: d.seconds)
+            s.apply(d.seat, d.action)
+    return decisions
+
+
 def test_rollout_players_share_a_reading_and_decide_as_bots_that_read_alone() -> None:
     """A search's rollout bots (``rollout_players``) read each log once for all of them:
     through a round, at every chance, they decide as twins with the same seeds that each
     read the log themselves."""
-    from spieltisch.bots.base import Observation
 
     for n, g in ((4, 1), (6, 2), (8, 3)):
         game = get_spec("hoax").configure(n)
@@ -175,32 +206,10 @@ def test_rollout_players_share_a_reading_and_decide_as_bots_that_read_alone() ->
         alone = [HeuristicBot(game, i, g * 10 + i) for i in range(n)]
         assert all(cast(HeuristicBot, b).reading is cast(HeuristicBot, shared[0]).reading
                    for b in shared)
-        rng = random.Random(g)
-        decisions = 0
         first = s.round_number()
-        while s.round_number() == first and not s.is_over():
-            acted = False
-            for seat in s.out_of_turn():
-                if seat in s.to_act():
-                    continue
-                a = alone[seat].react(Observation(s, seat, required=False))
-                assert shared[seat].react(Observation(s, seat, required=False)) == a
-                decisions += 1
-                if a is not None:
-                    s.apply(seat, a)
-                    acted = True
-                    break
-            if acted:
-                continue
-            if s.to_act():
-                seat = rng.choice(list(s.to_act()))
-                a = alone[seat].act(Observation(s, seat))
-                assert shared[seat].act(Observation(s, seat)) == a
-                decisions += 1
-                s.apply(seat, a if a is not None else rng.choice(s.legal_actions(seat)))
-            else:
-                d = min(s.deadlines(), key=lambda d: d.seconds)
-                s.apply(d.seat, d.action)
+        decisions = _twins_decide_alike(
+            s, alone, shared, Observation, random.Random(g),
+            lambda st, r=first: st.round_number() == r and not st.is_over())
         assert decisions > 40
 
 
@@ -208,7 +217,6 @@ def test_a_bot_s_clock_runs_on_when_the_views_served_another_round_between() -> 
     """A search at the same table may view states of the next round between this bot's
     decisions, and the views then convert the log's entries anew: the bot's count of
     turns in its round (its impatience) runs on, and it knows what a fresh bot knows."""
-    from spieltisch.bots.base import Observation
     from spieltisch.runner import step
 
     game = get_spec("hoax").configure(4)
@@ -242,7 +250,6 @@ def test_a_rollout_s_seat_view_gives_the_decisions_of_the_view() -> None:
     """A search's rollout bots read ``seat_view`` (``RolloutObservation``, fields built as
     read): twin bots with the same seeds, one reading the whole view, the other the seat
     view, decide alike at every chance of whole games (their generators stay in step)."""
-    from spieltisch.bots.base import Observation
     from spieltisch.bots.ismcts import RolloutObservation
 
     for n, g in ((4, 1), (6, 2), (8, 3)):
@@ -250,29 +257,6 @@ def test_a_rollout_s_seat_view_gives_the_decisions_of_the_view() -> None:
         s = game.new_state(seed=g)
         full = [HeuristicBot(game, i, g * 10 + i) for i in range(n)]
         lean = [HeuristicBot(game, i, g * 10 + i) for i in range(n)]
-        rng = random.Random(g)
-        decisions = 0
-        while not s.is_over():
-            acted = False
-            for seat in s.out_of_turn():
-                if seat in s.to_act():
-                    continue
-                a = full[seat].react(Observation(s, seat, required=False))
-                assert lean[seat].react(RolloutObservation(s, seat, required=False)) == a
-                decisions += 1
-                if a is not None:
-                    s.apply(seat, a)
-                    acted = True
-                    break
-            if acted:
-                continue
-            if s.to_act():
-                seat = rng.choice(list(s.to_act()))
-                a = full[seat].act(Observation(s, seat))
-                assert lean[seat].act(RolloutObservation(s, seat)) == a
-                decisions += 1
-                s.apply(seat, a if a is not None else rng.choice(s.legal_actions(seat)))
-            else:
-                d = min(s.deadlines(), key=lambda d: d.seconds)
-                s.apply(d.seat, d.action)
+        decisions = _twins_decide_alike(s, full, lean, RolloutObservation, random.Random(g),
+                                        lambda st: not st.is_over())
         assert decisions > 300
