@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, cast
 
 from spieltisch.bots.base import Bot, Observation, RandomBot
@@ -160,6 +161,11 @@ def test_logs_that_begin_alike_are_read_as_a_fresh_bot_reads_them() -> None:
     assert checked >= 10 and begun is not None and begun[0].pos >= 25  # it did resume
 
 
+def _in_round(r: int, s: Any) -> bool:
+    """``s`` is still in round ``r``."""
+    return bool(s.round_number() == r and not s.is_over())
+
+
 def _twins_decide_alike(s: Any, ours: Sequence[Bot], twins: Sequence[Bot],
                         twin_view: Callable[..., Observation], rng: random.Random,
                         go_on: Callable[[Any], bool]) -> int:
@@ -206,10 +212,8 @@ def test_rollout_players_share_a_reading_and_decide_as_bots_that_read_alone() ->
         alone = [HeuristicBot(game, i, g * 10 + i) for i in range(n)]
         assert all(cast(HeuristicBot, b).reading is cast(HeuristicBot, shared[0]).reading
                    for b in shared)
-        first = s.round_number()
-        decisions = _twins_decide_alike(
-            s, alone, shared, Observation, random.Random(g),
-            lambda st, r=first: st.round_number() == r and not st.is_over())
+        decisions = _twins_decide_alike(s, alone, shared, Observation, random.Random(g),
+                                        partial(_in_round, s.round_number()))
         assert decisions > 40
 
 
