@@ -63,7 +63,7 @@ def workload(kind: str, game_name: str, players: int, amount: int) -> None:
     """Run a fixed workload on whatever ``spieltisch`` is importable; print the work done.
 
     ``random``: ``amount`` random games through the public loop, printing decisions.
-    ``ismcts``: ``amount`` searched decisions of a depth-20 ISMCTS bot (100 simulations) at
+    ``depth``: ``amount`` searched decisions of a depth-20 ISMCTS bot (100 simulations) at
     seat 0 against random bots, printing simulations; ``default``: the same with the search
     as ``ismcts:100`` plays (heuristic rollouts where the game has a heuristic bot).
     ``amount`` 0 is the empty run whose count (imports, start-up) is subtracted.
@@ -191,8 +191,7 @@ def count_instructions(trees: dict[str, Path], games: list[str], args: argparse.
         spec = get_spec(game)
         counts = sorted({spec.min_players, spec.default_players, spec.max_players})
         lines = [("random decision", "random", n, args.games) for n in counts]
-        search = "ismcts" if args.search == "depth" else "default"
-        lines.append((f"ISMCTS simulation ({args.search})", search, spec.default_players,
+        lines.append((f"ISMCTS simulation ({args.search})", args.search, spec.default_players,
                       args.searches))
         for label, kind, n, amount in lines:
             this = instructions(trees["this"], kind, game, n, amount)

@@ -272,15 +272,16 @@ def main() -> None:
 
             careful = available_bots(game)["heuristic"].careful
             teacher = "heuristic:" + "".join(f":{k}={v}" for k, v in careful.items())
-        *data, returns = imitation_data(args.game, args.players, args.imitate,
-                                        args.seed + 10**6, teacher, args.shaping, args.gamma)
-        print(f"{(time.monotonic() - start) / 60:5.1f} min: {len(data[2]):,} decisions of "
+        xs, masks, actions, returns = imitation_data(
+            args.game, args.players, args.imitate, args.seed + 10**6, teacher, args.shaping,
+            args.gamma)
+        print(f"{(time.monotonic() - start) / 60:5.1f} min: {len(actions):,} decisions of "
               f"{teacher}", flush=True)
-        accuracy = imitate(model, (data[0], data[1], data[2]), args.imitate_minutes * 60, 20)
+        accuracy = imitate(model, (xs, masks, actions), args.imitate_minutes * 60, 20)
         print(f"{(time.monotonic() - start) / 60:5.1f} min: imitation matches {accuracy}",
               flush=True)
         if args.critic:
-            explained = fit_critic(model, data[0], returns, args.critic * 60, 20)
+            explained = fit_critic(model, xs, returns, args.critic * 60, 20)
             print(f"{(time.monotonic() - start) / 60:5.1f} min: the critic explains "
                   f"{explained}", flush=True)
         env.add(from_sb3(model, game, {"imitation": True}))
