@@ -10,12 +10,14 @@ with build isolation): it is compiled, and needed no compiler in the virtualenv.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
 import inspect
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -140,10 +142,8 @@ def test_each_game_s_generated_block_is_what_its_fields_give():
         assert bool(by_hand) == bool(fields.by_hand), name
 
 
-def test_setup_compiles_the_core_and_what_each_game_lists():
-    """``setup.py`` gathers each game's ``COMPILED`` (read as text, the package not
-    imported) beside the core's and the search bot's: each module once, each one a
-    file, and every module each of the project's games lists."""
+def _compiled_modules() -> list[str]:
+    """``setup.py``'s ``COMPILED``: the modules the compiled build compiles."""
     import runpy
 
     import setuptools
@@ -151,9 +151,17 @@ def test_setup_compiles_the_core_and_what_each_game_lists():
     original = setuptools.setup
     setuptools.setup = lambda **kwargs: None  # read the list; build nothing
     try:
-        listed = runpy.run_path(str(ROOT / "setup.py"))["COMPILED"]
+        listed: list[str] = runpy.run_path(str(ROOT / "setup.py"))["COMPILED"]
     finally:
         setuptools.setup = original
+    return listed
+
+
+def test_setup_compiles_the_core_and_what_each_game_lists():
+    """``setup.py`` gathers each game's ``COMPILED`` (read as text, the package not
+    imported) beside the core's and the search bot's: each module once, each one a
+    file, and every module each of the project's games lists."""
+    listed = _compiled_modules()
     assert len(listed) == len(set(listed))
     assert all((ROOT / "src" / m).is_file() for m in listed)
     assert {"spieltisch/core/game.py", "spieltisch/core/phases.py",
@@ -184,3 +192,38 @@ if __name__ == "__main__":
     import spieltisch
 
     print(json.dumps({"build": spieltisch.build(), "records": records()}))
+
+
+#: A module constant's name (``KIND_TYPE``, ``_MIC_SAID``); ``TypeVar``s are not constants.
+_CONSTANT = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
+
+
+def _unbound_constants(source: str) -> list[str]:
+    """The constants a module binds at its top level without ``Final``."""
+    found = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            annotation = ast.unparse(node.annotation)
+            if not annotation.startswith(("Final", "ClassVar")) and node.value is not None:
+                found.append(node.target.id)
+            continue
+        if not isinstance(node, ast.Assign):
+            continue
+        if isinstance(node.value, ast.Call) and ast.unparse(node.value.func) == "TypeVar":
+            continue
+        for target in node.targets:
+            names = target.elts if isinstance(target, ast.Tuple) else [target]
+            found += [n.id for n in names if isinstance(n, ast.Name)]
+    return [name for name in found if _CONSTANT.match(name)]
+
+
+def test_compiled_modules_bind_their_constants_final():
+    """Every constant of a compiled module is bound once, as ``Final``: compiled code reads
+    a ``Final`` module name from a C static and any other by a dictionary lookup at every
+    read (docs/performance.md, rule 11). The checker finds an unmarked constant and one
+    unpacked from a tuple."""
+    assert _unbound_constants("A: Final = 1\nB = 2\nC, D = range(2)\nT = TypeVar('T')\n"
+                              "E: int = 3\nlower = 4\n") == ["B", "C", "D", "E"]
+    unmarked = {module: names for module in _compiled_modules()
+                if (names := _unbound_constants((ROOT / "src" / module).read_text("utf-8")))}
+    assert unmarked == {}

@@ -9,6 +9,8 @@ from enum import Enum, IntEnum
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spieltisch.core import (
     Check,
@@ -30,7 +32,7 @@ from spieltisch.core import (
     ranks_from_scores,
     translate_reason,
 )
-from spieltisch.core.cards import Shuffler, cards_of, deal_masks, mask_of
+from spieltisch.core.cards import Shuffler, cards_of, deal_masks, mask_of, shuffle
 from spieltisch.core.fields import BASE_FIELDS
 from spieltisch.i18n import N_
 
@@ -67,6 +69,17 @@ def test_partial_stacked_order_fills_up_in_id_order():
     sh = Shuffler(random.Random(0), [[5, 2]])
     assert sh.shuffled(range(6)) == [5, 2, 0, 1, 3, 4]
     assert sorted(sh.shuffled(range(6))) == list(range(6))  # then the generator
+
+
+@given(seed=st.integers(0, 2**64), size=st.integers(0, 200))
+@settings(max_examples=300, deadline=None)
+def test_shuffle_gives_random_shuffle_s_order_and_leaves_the_generator_alike(seed, size):
+    mine, theirs = random.Random(seed), random.Random(seed)
+    ours, expected = list(range(size)), list(range(size))
+    shuffle(mine, ours)
+    theirs.shuffle(expected)
+    assert ours == expected
+    assert mine.getstate() == theirs.getstate()
 
 
 def test_bitmask_helpers():

@@ -130,7 +130,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -138,13 +138,13 @@ from ..core.game import ConfigError, Game, State
 from .base import Bot, Observation, current_halt
 
 #: The bot's pseudo-action "decline this out-of-turn chance".
-WAIT = -1
+WAIT: Final = -1
 #: A seat of ``-1`` on a path step marks a forced edge (a deadline fired).
-_FORCED = -1
+_FORCED: Final = -1
 #: Default rollout depth (actions before ``estimate()`` judges; 0 = no limit), used
 #: for games with their own ``estimate()`` whose spec states no ``search_depth``; see the
 #: module docstring.
-DEFAULT_DEPTH = 20
+DEFAULT_DEPTH: Final = 20
 
 
 def _rotated(seq: Sequence[int], random: Callable[[], float]) -> list[int]:

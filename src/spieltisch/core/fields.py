@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from enum import Enum
+from typing import Final
 
 
 class Copy(Enum):
@@ -50,7 +51,7 @@ class Copy(Enum):
 
 
 #: The fields every ``State`` has (``core/game.py``); ``shuffler`` is copied by the caller.
-BASE_FIELDS: dict[str, Copy] = {
+BASE_FIELDS: Final[dict[str, Copy]] = {
     "game": Copy.VALUE,
     "shuffler": Copy.VALUE,
     "move_number": Copy.VALUE,
@@ -154,15 +155,15 @@ class StateFields:
 
 
 #: The lines around the generated methods in a state module (4-space indent).
-BEGIN = ("    # -- generated from FIELDS (python -m spieltisch.core.generated --write): "
-         "do not edit --")
-END = "    # -- end generated --"
+BEGIN: Final = ("    # -- generated from FIELDS (python -m spieltisch.core.generated --write): "
+                "do not edit --")
+END: Final = "    # -- end generated --"
 #: An empty value that reads the number of players.
-_USES_N = re.compile(r"\bn\b")
+_USES_N: Final = re.compile(r"\bn\b")
 
 
 #: The statement that copies a field of each kind from ``src`` to ``dst``.
-_STATEMENT = {
+_STATEMENT: Final = {
     Copy.VALUE: "{dst} = {src}",
     Copy.LIST: "{dst} = {src}[:]",
     Copy.OPTIONAL_LIST: "{dst} = None if {src} is None else {src}[:]",

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from ...bots.base import Bot, Observation, outlasts
 from ...core.game import Game
@@ -86,12 +86,12 @@ if TYPE_CHECKING:
     from .state import HoaxGame
 
 #: identity index by name, and the identity a log word claims.
-IDX = {name: i for i, name in enumerate(IDENTITY_NAMES)}
-RANGE7 = range(NUM_IDENTITIES)
+IDX: Final = {name: i for i, name in enumerate(IDENTITY_NAMES)}
+RANGE7: Final = range(NUM_IDENTITIES)
 #: a known identity's probabilities (shared, read-only)
-ONE_HOT = tuple([1.0 if x == y else 0.0 for x in RANGE7] for y in RANGE7)
+ONE_HOT: Final = tuple([1.0 if x == y else 0.0 for x in RANGE7] for y in RANGE7)
 #: identity names (a view's list) -> their mask, memoised on the names
-_MASKS: dict[tuple[str, ...], int] = {}
+_MASKS: Final[dict[tuple[str, ...], int]] = {}
 
 
 def mask_of(identities: list[str]) -> int:

@@ -12,35 +12,44 @@ from __future__ import annotations
 
 from enum import IntEnum
 from functools import cache
+from typing import Final
 
 # -- identities ---------------------------------------------------------------------
-BARON, MONK, JUDGE, MERCHANT, MAGICIAN, THIEF, FARMER = range(7)
-NUM_IDENTITIES = 7
-ALL_IDENTITIES = (1 << NUM_IDENTITIES) - 1
-IDENTITY_NAMES = ("baron", "monk", "judge", "merchant", "magician", "thief", "farmer")
+BARON: Final = 0
+MONK: Final = 1
+JUDGE: Final = 2
+MERCHANT: Final = 3
+MAGICIAN: Final = 4
+THIEF: Final = 5
+FARMER: Final = 6
+NUM_IDENTITIES: Final = 7
+ALL_IDENTITIES: Final = (1 << NUM_IDENTITIES) - 1
+IDENTITY_NAMES: Final = ("baron", "monk", "judge", "merchant", "magician", "thief", "farmer")
 #: The Dutch names of the source text, shown beside the English ones.
-IDENTITY_ORIGINAL = ("baron", "monnik", "rechter", "handelaar", "magiër", "dief", "boer")
-IDENTITY_CODES = ("BAR", "MON", "JUD", "MER", "MAG", "THI", "FAR")
+IDENTITY_ORIGINAL: Final = ("baron", "monnik", "rechter", "handelaar", "magiër", "dief", "boer")
+IDENTITY_CODES: Final = ("BAR", "MON", "JUD", "MER", "MAG", "THI", "FAR")
 
-NUM_CARDS = 14
-CARD_CODES: tuple[str, ...] = tuple(f"{IDENTITY_CODES[c // 2]}{c % 2 + 1}"
-                                    for c in range(NUM_CARDS))
+NUM_CARDS: Final = 14
+CARD_CODES: Final[tuple[str, ...]] = tuple(f"{IDENTITY_CODES[c // 2]}{c % 2 + 1}"
+                                           for c in range(NUM_CARDS))
 
 # -- chips --------------------------------------------------------------------------
-GOLD, WINE, GRAIN = range(3)
-CHIP_NAMES = ("gold", "wine", "grain")
-CHIP_ORIGINAL = ("goud", "wijn", "graan")
-CHIP_LETTERS = ("G", "W", "R")
-CHIPS_PER_TYPE = 20
-TRADE_MAX = CHIPS_PER_TYPE  # nobody can hold more loose chips of one type
+GOLD: Final = 0
+WINE: Final = 1
+GRAIN: Final = 2
+CHIP_NAMES: Final = ("gold", "wine", "grain")
+CHIP_ORIGINAL: Final = ("goud", "wijn", "graan")
+CHIP_LETTERS: Final = ("G", "W", "R")
+CHIPS_PER_TYPE: Final = 20
+TRADE_MAX: Final = CHIPS_PER_TYPE  # nobody can hold more loose chips of one type
 
 #: Ordered (give, get) pairs of different chip types for a trade.
-TRADE_PAIRS = tuple((a, b) for a in range(3) for b in range(3) if a != b)
+TRADE_PAIRS: Final = tuple((a, b) for a in range(3) for b in range(3) if a != b)
 #: Thief variants (n, k): n chips, k of them out of trios.
-STEAL_VARIANTS = ((1, 0), (1, 1), (2, 0), (2, 1), (2, 2))
+STEAL_VARIANTS: Final = ((1, 0), (1, 1), (2, 0), (2, 1), (2, 2))
 #: A count as the Thief's variants tell it apart: 0, 1, or 2 for two or more (any count of
 #: one seat's chips or trios).
-UP_TO_2: tuple[int, ...] = (0, 1) + (2,) * (3 * CHIPS_PER_TYPE)
+UP_TO_2: Final[tuple[int, ...]] = (0, 1) + (2,) * (3 * CHIPS_PER_TYPE)
 
 # -- action kinds -------------------------------------------------------------------
 class Kind(IntEnum):
@@ -79,23 +88,47 @@ class Kind(IntEnum):
 
 # The kinds as plain ints for the hot paths (comparing an int with an IntEnum member is
 # slower); the same names, checked below.
-(K_COVER, K_CHIP, K_TAKEGOLD, K_TAX, K_PRESS, K_COLLECT, K_JWINE, K_JGRAIN, K_EARN,
- K_TRADE, K_ENCHANT, K_STEAL, K_HARVEST, K_BUY, K_ACCUSE, K_SHOW, K_DOUBT, K_VOTE_DOUBT,
- K_VOTE_TRUST, K_PROTECT, K_ILLEGAL, K_FINE, K_FORGIVE, K_PAY, K_PASS, K_GIVE, K_TRIO,
- K_CLOSE) = (k.value for k in Kind)
+K_COVER: Final = 0
+K_CHIP: Final = 1
+K_TAKEGOLD: Final = 2
+K_TAX: Final = 3
+K_PRESS: Final = 4
+K_COLLECT: Final = 5
+K_JWINE: Final = 6
+K_JGRAIN: Final = 7
+K_EARN: Final = 8
+K_TRADE: Final = 9
+K_ENCHANT: Final = 10
+K_STEAL: Final = 11
+K_HARVEST: Final = 12
+K_BUY: Final = 13
+K_ACCUSE: Final = 14
+K_SHOW: Final = 15
+K_DOUBT: Final = 16
+K_VOTE_DOUBT: Final = 17
+K_VOTE_TRUST: Final = 18
+K_PROTECT: Final = 19
+K_ILLEGAL: Final = 20
+K_FINE: Final = 21
+K_FORGIVE: Final = 22
+K_PAY: Final = 23
+K_PASS: Final = 24
+K_GIVE: Final = 25
+K_TRIO: Final = 26
+K_CLOSE: Final = 27
 assert all(globals()[f"K_{k.name}"] == k.value for k in Kind)
 
 #: The identity a personal action claims (-1: not a personal action).
-CLAIM_OF_KIND = [-1] * len(Kind)
+CLAIM_OF_KIND: Final = [-1] * len(Kind)
 for _k, _x in ((K_TAKEGOLD, BARON), (K_TAX, BARON), (K_PRESS, MONK), (K_COLLECT, MONK),
                (K_JWINE, JUDGE), (K_JGRAIN, JUDGE), (K_EARN, MERCHANT), (K_TRADE, MERCHANT),
                (K_ENCHANT, MAGICIAN), (K_STEAL, THIEF), (K_HARVEST, FARMER)):
     CLAIM_OF_KIND[_k] = _x
 
 #: The identity each reaction of the log claims (as entry word, in state and view alike).
-REACTION_CLAIM = {"protect": MAGICIAN, "illegal": BARON, "fine": JUDGE, "forgive": MONK}
+REACTION_CLAIM: Final = {"protect": MAGICIAN, "illegal": BARON, "fine": JUDGE, "forgive": MONK}
 
-MAX_SHOW = 5  # 7 identities minus the own one minus the round-start cover
+MAX_SHOW: Final = 5  # 7 identities minus the own one minus the round-start cover
 
 
 def popcount7(mask: int) -> int:
@@ -250,7 +283,7 @@ def action_table(n: int) -> ActionTable:
 
 
 #: Seats of a mask (masks up to 8 seats), as tuples.
-SEATS_OF: tuple[tuple[int, ...], ...] = tuple(
+SEATS_OF: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(s for s in range(8) if m >> s & 1) for m in range(256))
 
 for _n in range(4, 9):

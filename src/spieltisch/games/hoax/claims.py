@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ...core.game import Event
 from .cards import (
@@ -44,9 +44,9 @@ class ClaimFor(IntEnum):
 
 
 #: The view's name of each ``ClaimFor``, indexed by it.
-CLAIM_FOR_NAMES: tuple[str, ...] = tuple(k.name.lower().replace("_", "-") for k in ClaimFor)
+CLAIM_FOR_NAMES: Final[tuple[str, ...]] = tuple(k.name.lower().replace("_", "-") for k in ClaimFor)
 #: The identity each reaction claims (-1: an action claims its own identity, §3).
-CLAIMED_IDENTITY: tuple[int, ...] = (-1, MAGICIAN, BARON, JUDGE, MONK, MAGICIAN)
+CLAIMED_IDENTITY: Final[tuple[int, ...]] = (-1, MAGICIAN, BARON, JUDGE, MONK, MAGICIAN)
 
 
 class Claim(NamedTuple):

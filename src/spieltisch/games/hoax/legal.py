@@ -7,7 +7,7 @@ that may not act in it). The declarations of S0 are built here too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ...core.game import Check, Told, action_arg, illegal, seat_arg, word_arg
 from ...i18n import N_
@@ -32,10 +32,10 @@ if TYPE_CHECKING:
     from .state import HoaxState
 
 #: The reaction each window phase takes (S5–S7), and the phase each reaction needs.
-_REACTION_PHASE = {K_ILLEGAL: Phase.ILLEGAL, K_FINE: Phase.FINE, K_FORGIVE: Phase.FORGIVE}
+_REACTION_PHASE: Final = {K_ILLEGAL: Phase.ILLEGAL, K_FINE: Phase.FINE, K_FORGIVE: Phase.FORGIVE}
 
 #: Each phase as a refusal names it ("Ada may not act now (doubting the claim)").
-_STEP_WORDS: dict[Phase, str] = {
+_STEP_WORDS: Final[dict[Phase, str]] = {
     Phase.COVER: N_("covering identities"),
     Phase.CHIP: N_("taking starting chips"),
     Phase.DECLARE: N_("declaring an action"),

@@ -9,6 +9,7 @@ order, groups of phases are the sets below.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
 
 class Phase(IntEnum):
@@ -31,7 +32,7 @@ class Phase(IntEnum):
 
 
 #: The view's name of each phase, indexed by the phase (``Phase.X.name`` is slow in 3.11).
-PHASE_NAMES: tuple[str, ...] = tuple(p.name.lower() for p in Phase)
+PHASE_NAMES: Final[tuple[str, ...]] = tuple(p.name.lower() for p in Phase)
 assert [p.value for p in Phase] == list(range(len(Phase))), "phases index PHASE_NAMES"
 
 def phase_named(name: str) -> Phase:
@@ -40,15 +41,15 @@ def phase_named(name: str) -> Phase:
 
 
 #: Reaction windows: seats may react out of turn until the deadline closes the window.
-WINDOWS = frozenset((Phase.DOUBT, Phase.PROTECT, Phase.ILLEGAL, Phase.FINE, Phase.FORGIVE))
+WINDOWS: Final = frozenset((Phase.DOUBT, Phase.PROTECT, Phase.ILLEGAL, Phase.FINE, Phase.FORGIVE))
 #: Windows that react to the actor's loose chips (§9.1): void when the actor holds none.
-CHIP_WINDOWS = frozenset((Phase.FINE, Phase.FORGIVE))
+CHIP_WINDOWS: Final = frozenset((Phase.FINE, Phase.FORGIVE))
 #: The round's set-up: every seat chooses at once, nobody builds trios yet.
-SETUP = frozenset((Phase.COVER, Phase.CHIP))
+SETUP: Final = frozenset((Phase.COVER, Phase.CHIP))
 #: Phases in which a seat in the round may build a trio (out of turn, §3): all of a turn.
-TRIO_PHASES = frozenset(p for p in Phase if p not in SETUP and p is not Phase.OVER)
+TRIO_PHASES: Final = frozenset(p for p in Phase if p not in SETUP and p is not Phase.OVER)
 #: Phases with a claim under doubt (§5).
-CLAIM_PHASES = frozenset((Phase.DOUBT, Phase.VOTE))
+CLAIM_PHASES: Final = frozenset((Phase.DOUBT, Phase.VOTE))
 
 __all__ = ["CHIP_WINDOWS", "CLAIM_PHASES", "PHASE_NAMES", "SETUP", "TRIO_PHASES",
            "WINDOWS", "phase_named",

@@ -8,7 +8,7 @@ by the round's public claims.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .cards import ALL_IDENTITIES, NUM_CARDS, NUM_IDENTITIES, SEATS_OF, ActionTable
 from .claims import claims_in
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 #: a story too). [DECISION] 4: the heuristic bot's own model puts a claim at 5 (1-b)/b for
 #: a bluff rate b of 30 %, about 12; a sample must stay open to bluffs by every kind of
 #: opponent (random play claims uniformly), so the search assumes a third of that.
-CLAIM_WEIGHT = 4.0
+CLAIM_WEIGHT: Final = 4.0
 
 
 def claim_weights(log: list[tuple[Any, ...]], table: ActionTable) -> dict[int, list[float]]:

@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable
 from enum import IntEnum
 from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ...core.cards import Shuffler
 from ...core.fields import Copy, StateFields
@@ -117,14 +117,14 @@ if TYPE_CHECKING:
     from ...core.scoresheet import Builder
     from ...core.words import Narrator
 
-WIN_POINTS = 10
+WIN_POINTS: Final = 10
 #: The kinds of action declared in S0 (§3: personal actions, buy, accuse).
-DECLARED = (Kind.TAKEGOLD, Kind.TAX, Kind.PRESS, Kind.COLLECT, Kind.JWINE, Kind.JGRAIN,
-            Kind.EARN, Kind.TRADE, Kind.ENCHANT, Kind.STEAL, Kind.HARVEST, Kind.BUY,
-            Kind.ACCUSE)
-_KINDS = tuple(Kind)
+DECLARED: Final = (Kind.TAKEGOLD, Kind.TAX, Kind.PRESS, Kind.COLLECT, Kind.JWINE, Kind.JGRAIN,
+                   Kind.EARN, Kind.TRADE, Kind.ENCHANT, Kind.STEAL, Kind.HARVEST, Kind.BUY,
+                   Kind.ACCUSE)
+_KINDS: Final = tuple(Kind)
 #: The reason of each window's deadline, by phase.
-_CLOSES = tuple(f"{name} window closes" for name in PHASE_NAMES)
+_CLOSES: Final = tuple(f"{name} window closes" for name in PHASE_NAMES)
 
 class HoaxGame(Game):
     """A configured HOAX game: player count, options, action table and views."""

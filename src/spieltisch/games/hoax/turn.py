@@ -8,7 +8,7 @@ The end of a turn, a final and a round (S9, §6) stay with the state (``state.py
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ...core.game import Event
 from .cards import (
@@ -291,8 +291,8 @@ def execute(s: HoaxState, ev: list[Event]) -> None:
 Effect = Callable[["HoaxState", int, int, int, list[int]], bool]
 
 #: The chips from the bank of each personal action that only takes (type, count).
-_FROM_BANK = {K_TAKEGOLD: (0, 2), K_PRESS: (1, 2), K_JWINE: (1, 1), K_JGRAIN: (2, 1),
-              K_EARN: (0, 1), K_HARVEST: (2, 2)}
+_FROM_BANK: Final = {K_TAKEGOLD: (0, 2), K_PRESS: (1, 2), K_JWINE: (1, 1), K_JGRAIN: (2, 1),
+                     K_EARN: (0, 1), K_HARVEST: (2, 2)}
 
 
 def _take(s: HoaxState, actor: int, act: int, victims: int, got: list[int]) -> bool:
@@ -377,7 +377,7 @@ def _no_effect(s: HoaxState, actor: int, act: int, victims: int, got: list[int])
 
 #: The effect of each kind of action, indexed by kind (``Kind``); only personal actions
 #: have one.
-EFFECTS: tuple[Effect, ...] = tuple(
+EFFECTS: Final[tuple[Effect, ...]] = tuple(
     {K_TAX: _tax, K_COLLECT: _collect, K_TRADE: _trade, K_ENCHANT: _enchant,
      K_STEAL: _steal, **dict.fromkeys(_FROM_BANK, _take)}.get(k.value, _no_effect)
     for k in Kind)

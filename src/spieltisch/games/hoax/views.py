@@ -13,7 +13,7 @@ changes only through ``apply``, which advances its ``move_number``.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -33,22 +33,22 @@ if TYPE_CHECKING:
 
 #: The per-seat fields of the state that the seats' public records read, each with the
 #: number of entries per seat; the record memo's keys and ``public_key`` come from it.
-RECORD_FIELDS: tuple[tuple[str, int], ...] = (
+RECORD_FIELDS: Final[tuple[tuple[str, int], ...]] = (
     ("tp", 1), ("loose", 3), ("trios", 1), ("covered", 1), ("start_cover", 1),
     ("doubt_cov", 1), ("known_is", 1), ("known_not", 1))
 #: Entries of ``public_key`` before the per-seat fields: in_round, revealed, face-up cards.
-_SHARED = 3
+_SHARED: Final = 3
 
 #: Identity names of every identity mask.
-_NAMES: tuple[tuple[str, ...], ...] = tuple(
+_NAMES: Final[tuple[tuple[str, ...], ...]] = tuple(
     tuple(IDENTITY_NAMES[x] for x in range(NUM_IDENTITIES) if m >> x & 1)
     for m in range(1 << NUM_IDENTITIES))
 #: Seats of a mask as (shared, read-only) lists.
-_SEAT_LISTS: tuple[list[int], ...] = tuple(list(m) for m in SEATS_OF)
+_SEAT_LISTS: Final[tuple[list[int], ...]] = tuple(list(m) for m in SEATS_OF)
 #: Identity names of every identity mask as (shared, read-only) lists.
-_NAME_LISTS: tuple[list[str], ...] = tuple(list(names) for names in _NAMES)
+_NAME_LISTS: Final[tuple[list[str], ...]] = tuple(list(names) for names in _NAMES)
 #: Memo sizes: past them a memo starts again (a long game cannot grow it without end).
-_MAX_RECORDS = 50_000
+_MAX_RECORDS: Final = 50_000
 
 
 def public_key(s: HoaxState) -> tuple[Any, ...]:
@@ -105,11 +105,11 @@ class SeatView(dict[str, Any]):
 
 #: The public fields of a view (the same for every seat) that ``SeatView`` builds when
 #: read (``HoaxViews.field``).
-_PUBLIC_FIELDS = frozenset(("bank", "seats", "pending", "log", "last_reveal"))
+_PUBLIC_FIELDS: Final = frozenset(("bank", "seats", "pending", "log", "last_reveal"))
 #: Every field of a seat's view: the public ones, the seat's own, the core's.
-VIEW_FIELDS = frozenset((*_PUBLIC_FIELDS, "players", "round", "turn", "active", "in_final",
-                         "identity", "identity_original", "shown_to_me", "shown_by_me",
-                         "seat", "phase", "to_act", "out_of_turn", "over", "winner"))
+VIEW_FIELDS: Final = frozenset((*_PUBLIC_FIELDS, "players", "round", "turn", "active", "in_final",
+                                "identity", "identity_original", "shown_to_me", "shown_by_me",
+                                "seat", "phase", "to_act", "out_of_turn", "over", "winner"))
 
 
 class HoaxViews:

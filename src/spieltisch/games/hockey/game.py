@@ -7,7 +7,7 @@ The rules themselves live in ``state.py``; this module only says what an action 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.cards import Shuffler
 from ...core.game import ConfigError, Game, IllegalAction, Json
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ...core.words import Narrator
 
 #: Suit symbols a player may type instead of letters (``10♥`` for ``10H``).
-_SUIT_LETTERS = (("♣", "C"), ("♦", "D"), ("♥", "H"), ("♠", "S"))
+_SUIT_LETTERS: Final = (("♣", "C"), ("♦", "D"), ("♥", "H"), ("♠", "S"))
 
 
 class HockeyGame(Game):

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import random
 from enum import Enum, IntEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from ...core.cards import Shuffler
+from ...core.cards import Shuffler, shuffle
 from ...core.fields import Copy, StateFields
 from ...core.game import (
     Check,
@@ -50,9 +50,10 @@ if TYPE_CHECKING:
     from .game import HockeyGame
 
 #: No breakaway holder (``HockeyState.breakaway``), no winner yet (``winner``).
-NOBODY = -1
+NOBODY: Final = -1
 #: The two commonest kinds of field (``HockeyState.FIELDS``), short.
-V, L = Copy.VALUE, Copy.LIST
+V: Final = Copy.VALUE
+L: Final = Copy.LIST
 
 
 class Phase(IntEnum):
@@ -68,7 +69,8 @@ class Phase(IntEnum):
 
 
 #: Aliases for the hot paths (a global is read faster than an Enum attribute).
-PLAY, OVER = Phase
+PLAY: Final = Phase.PLAY
+OVER: Final = Phase.OVER
 
 
 class Move(Enum):
@@ -357,7 +359,7 @@ class HockeyState(State["HockeyGame"]):
         opponent = 1 - seat
         unseen = cards_in(self.hands[opponent]) + self.deck[self.dealt:]
         unseen.sort()  # what is unseen, not where
-        rng.shuffle(unseen)
+        shuffle(rng, unseen)
         held = self.hands[opponent].bit_count()
         hand = 0
         for c in unseen[:held]:

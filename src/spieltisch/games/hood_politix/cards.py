@@ -29,21 +29,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import IntEnum
-from typing import Any
+from typing import Any, Final
 
-COLOURS = ("G", "O", "P", "Y")
-COLOUR_NAMES = ("Green", "Orange", "Purple", "Yellow")
-MAX_SEATS = 8
+COLOURS: Final = ("G", "O", "P", "Y")
+COLOUR_NAMES: Final = ("Green", "Orange", "Purple", "Yellow")
+MAX_SEATS: Final = 8
 
 # Action types (order fixes kind ids).
-DEUCE, BUSTED, PAYBACK, FIVEO, IYF, SLAP, DEAL, SNITCH = range(8)
-TYPE_CODES = ("DU", "BU", "PB", "50", "IY", "PS", "DL", "SN")
-TYPE_NAMES = ("Deuce", "Busted", "Payback", "5-0", "In Yo Face", "Pimp Slap", "Deal", "Snitch")
-TYPE_COPIES = (2, 2, 2, 2, 1, 1, 1, 1)
-BUNT_TYPES = (FIVEO, IYF, SLAP, DEAL, SNITCH)
+DEUCE: Final = 0
+BUSTED: Final = 1
+PAYBACK: Final = 2
+FIVEO: Final = 3
+IYF: Final = 4
+SLAP: Final = 5
+DEAL: Final = 6
+SNITCH: Final = 7
+TYPE_CODES: Final = ("DU", "BU", "PB", "50", "IY", "PS", "DL", "SN")
+TYPE_NAMES: Final = ("Deuce", "Busted", "Payback", "5-0", "In Yo Face", "Pimp Slap", "Deal",
+                     "Snitch")
+TYPE_COPIES: Final = (2, 2, 2, 2, 1, 1, 1, 1)
+BUNT_TYPES: Final = (FIVEO, IYF, SLAP, DEAL, SNITCH)
 
-NUM_KINDS = 72
-NUMBER_KINDS = 40
+NUM_KINDS: Final = 72
+NUMBER_KINDS: Final = 40
 
 
 def kind_type(kind: int) -> int:
@@ -64,62 +72,58 @@ def action_kind(typ: int, colour: int) -> int:
     return NUMBER_KINDS + typ * 4 + colour
 
 
-KIND_TYPE = tuple(kind_type(k) for k in range(NUM_KINDS))
-KIND_COLOUR = tuple(kind_colour(k) for k in range(NUM_KINDS))
-KIND_VALUE = tuple(kind_value(k) for k in range(NUM_KINDS))
-KIND_BUNT = tuple(KIND_TYPE[k] in BUNT_TYPES for k in range(NUM_KINDS))
-KIND_COPIES = tuple(2 if k < NUMBER_KINDS else TYPE_COPIES[KIND_TYPE[k]]
-                    for k in range(NUM_KINDS))
-KIND_CODES = tuple(
+KIND_TYPE: Final = tuple(kind_type(k) for k in range(NUM_KINDS))
+KIND_COLOUR: Final = tuple(kind_colour(k) for k in range(NUM_KINDS))
+KIND_VALUE: Final = tuple(kind_value(k) for k in range(NUM_KINDS))
+KIND_BUNT: Final = tuple(KIND_TYPE[k] in BUNT_TYPES for k in range(NUM_KINDS))
+KIND_COPIES: Final = tuple(2 if k < NUMBER_KINDS else TYPE_COPIES[KIND_TYPE[k]]
+                           for k in range(NUM_KINDS))
+KIND_CODES: Final = tuple(
     (COLOURS[KIND_COLOUR[k]] + (str(KIND_VALUE[k]) if k < NUMBER_KINDS
                                 else TYPE_CODES[KIND_TYPE[k]]))
     for k in range(NUM_KINDS))
-KIND_NAMES = tuple(
+KIND_NAMES: Final = tuple(
     COLOUR_NAMES[KIND_COLOUR[k]] + " " + (str(KIND_VALUE[k]) if k < NUMBER_KINDS
                                           else TYPE_NAMES[KIND_TYPE[k]])
     for k in range(NUM_KINDS))
-KIND_INDEX = {c.upper(): k for k, c in enumerate(KIND_CODES)}
+KIND_INDEX: Final = {c.upper(): k for k, c in enumerate(KIND_CODES)}
 
 # Physical cards.
-KIND_OF: list[int] = []
-CARD_CODES_L: list[str] = []
-KIND_MASK = [0] * NUM_KINDS  # the physical ids of each kind
+KIND_OF: Final[list[int]] = []
+CARD_CODES_L: Final[list[str]] = []
+KIND_MASK: Final = [0] * NUM_KINDS  # the physical ids of each kind
 for _k in range(NUM_KINDS):
     for _copy in range(KIND_COPIES[_k]):
         KIND_MASK[_k] |= 1 << len(KIND_OF)
         CARD_CODES_L.append(KIND_CODES[_k] + ("ab"[_copy] if KIND_COPIES[_k] == 2 else ""))
         KIND_OF.append(_k)
-NUM_CARDS = len(KIND_OF)
+NUM_CARDS: Final = len(KIND_OF)
 assert NUM_CARDS == 128
-CARD_CODES: tuple[str, ...] = tuple(CARD_CODES_L)
-ALL_CARDS = (1 << NUM_CARDS) - 1
-KIND_OF_T = tuple(KIND_OF)
-CARD_TYPE = tuple(KIND_TYPE[k] for k in KIND_OF)
-CARD_KIND_CODES = tuple(KIND_CODES[k] for k in KIND_OF)  # a card's kind code ("G7")
-CARD_COLOUR = tuple(KIND_COLOUR[k] for k in KIND_OF)
-CARD_BIT = tuple(1 << c for c in range(NUM_CARDS))  # a card's mask, without a shift
+CARD_CODES: Final[tuple[str, ...]] = tuple(CARD_CODES_L)
+ALL_CARDS: Final = (1 << NUM_CARDS) - 1
+KIND_OF_T: Final = tuple(KIND_OF)
+CARD_TYPE: Final = tuple(KIND_TYPE[k] for k in KIND_OF)
+CARD_KIND_CODES: Final = tuple(KIND_CODES[k] for k in KIND_OF)  # a card's kind code ("G7")
+CARD_COLOUR: Final = tuple(KIND_COLOUR[k] for k in KIND_OF)
+CARD_BIT: Final = tuple(1 << c for c in range(NUM_CARDS))  # a card's mask, without a shift
 #: The lower physical id of each kind (the second copy, if any, is the next id).
-KIND_FIRST = tuple((m & -m).bit_length() - 1 for m in KIND_MASK)
-NUMBER_MASK = 0
-ACTION_MASK = 0
-BUNT_MASK = 0
-TYPE_MASK = [0] * 8
-COLOUR_MASK = [0] * 4  # normal-matching by colour (bunt cards included by centre colour)
-VALUE_MASK = [0] * 11
+KIND_FIRST: Final = tuple((m & -m).bit_length() - 1 for m in KIND_MASK)
+NUMBER_MASK: Final = sum(1 << c for c, k in enumerate(KIND_OF) if k < NUMBER_KINDS)
+ACTION_MASK: Final = ALL_CARDS & ~NUMBER_MASK
+BUNT_MASK: Final = sum(1 << c for c, k in enumerate(KIND_OF) if KIND_BUNT[k])
+TYPE_MASK: Final = [0] * 8
+COLOUR_MASK: Final = [0] * 4  # normal-matching by colour (bunt cards included by centre colour)
+VALUE_MASK: Final = [0] * 11
 for _c, _k in enumerate(KIND_OF):
     _b = 1 << _c
     if _k < NUMBER_KINDS:
-        NUMBER_MASK |= _b
         VALUE_MASK[KIND_VALUE[_k]] |= _b
     else:
-        ACTION_MASK |= _b
         TYPE_MASK[KIND_TYPE[_k]] |= _b
-        if KIND_BUNT[_k]:
-            BUNT_MASK |= _b
     COLOUR_MASK[KIND_COLOUR[_k]] |= _b
 
 # MATCH[top kind * 4 + active colour]: physical cards playable on it (§3 Matching).
-MATCH = [0] * (NUM_KINDS * 4)
+MATCH: Final = [0] * (NUM_KINDS * 4)
 for _t in range(NUM_KINDS):
     for _col in range(4):
         m = BUNT_MASK | COLOUR_MASK[_col]
@@ -152,22 +156,35 @@ class ActionType(IntEnum):
 
 
 # Hot-path aliases (a global is cheaper to read than ``ActionType.PLAY``).
-A_PLAY, A_THROW, A_DRAW = ActionType.PLAY, ActionType.THROW, ActionType.DRAW
-A_ACCEPT, A_MIC, A_POLITIX = ActionType.ACCEPT, ActionType.MIC, ActionType.POLITIX
-A_END_POLITIX, A_RELEASE, A_PASS = ActionType.END_POLITIX, ActionType.RELEASE, ActionType.PASS
-A_REVEAL, A_TAKE, A_GIVE = ActionType.REVEAL, ActionType.TAKE, ActionType.GIVE
-A_ACCUSE, A_EXPIRE = ActionType.ACCUSE, ActionType.EXPIRE
+A_PLAY: Final = ActionType.PLAY
+A_THROW: Final = ActionType.THROW
+A_DRAW: Final = ActionType.DRAW
+A_ACCEPT: Final = ActionType.ACCEPT
+A_MIC: Final = ActionType.MIC
+A_POLITIX: Final = ActionType.POLITIX
+A_END_POLITIX: Final = ActionType.END_POLITIX
+A_RELEASE: Final = ActionType.RELEASE
+A_PASS: Final = ActionType.PASS
+A_REVEAL: Final = ActionType.REVEAL
+A_TAKE: Final = ActionType.TAKE
+A_GIVE: Final = ActionType.GIVE
+A_ACCUSE: Final = ActionType.ACCUSE
+A_EXPIRE: Final = ActionType.EXPIRE
 
-F_MIC_CHECK, F_MIC_DROP, F_TIMEOUT = range(3)
-FAULT_CODES = ("mic-check", "mic-drop", "timeout")
-FAULT_NAMES = ("missed Mic Check", "missed Mic Drop", "too slow (3-second rule)")
-T_MOVE, T_RESPEKT, T_POLITIX = range(3)
-TIMER_CODES = ("move-timer", "respekt", "politix")
+F_MIC_CHECK: Final = 0
+F_MIC_DROP: Final = 1
+F_TIMEOUT: Final = 2
+FAULT_CODES: Final = ("mic-check", "mic-drop", "timeout")
+FAULT_NAMES: Final = ("missed Mic Check", "missed Mic Drop", "too slow (3-second rule)")
+T_MOVE: Final = 0
+T_RESPEKT: Final = 1
+T_POLITIX: Final = 2
+TIMER_CODES: Final = ("move-timer", "respekt", "politix")
 
-ATYPE: list[int] = []
-AKIND: list[int] = []  # kind (play/throw/reveal/take/give), fault (accuse)
-AARG: list[int] = []   # target seat (play; -1 none), seat (accuse), timer (expire)
-AFLAG: list[int] = []  # mic flag (play/throw)
+ATYPE: Final[list[int]] = []
+AKIND: Final[list[int]] = []  # kind (play/throw/reveal/take/give), fault (accuse)
+AARG: Final[list[int]] = []   # target seat (play; -1 none), seat (accuse), timer (expire)
+AFLAG: Final[list[int]] = []  # mic flag (play/throw)
 
 
 def _add(typ: int, kind: int = -1, arg: int = -1, flag: int = 0) -> int:
@@ -179,8 +196,8 @@ def _add(typ: int, kind: int = -1, arg: int = -1, flag: int = 0) -> int:
 
 
 # PLAY_ID[kind][target + 1][flag]
-PLAY_ID: list[list[list[int]]] = [[[-1, -1] for _ in range(MAX_SEATS + 1)]
-                                  for _ in range(NUM_KINDS)]
+PLAY_ID: Final[list[list[list[int]]]] = [[[-1, -1] for _ in range(MAX_SEATS + 1)]
+                                         for _ in range(NUM_KINDS)]
 for _k in range(NUM_KINDS):
     if KIND_TYPE[_k] in (DEAL, SNITCH):
         for _t in range(MAX_SEATS):
@@ -190,31 +207,31 @@ for _k in range(NUM_KINDS):
         for _f in (0, 1):
             PLAY_ID[_k][0][_f] = _add(A_PLAY, _k, -1, _f)
 # Every kind, not only numbers: throwing in an action card is a fault to attempt (§3, §5.1).
-THROW_ID = [[_add(A_THROW, _k, -1, _f) for _f in (0, 1)] for _k in range(NUM_KINDS)]
-DRAW = _add(A_DRAW)
-ACCEPT = _add(A_ACCEPT)
-MIC = _add(A_MIC)
-POLITIX = _add(A_POLITIX)
-END_POLITIX = _add(A_END_POLITIX)
-RELEASE = _add(A_RELEASE)
-PASS = _add(A_PASS)
-REVEAL_ID = [_add(A_REVEAL, _k) for _k in range(NUM_KINDS)]
+THROW_ID: Final = [[_add(A_THROW, _k, -1, _f) for _f in (0, 1)] for _k in range(NUM_KINDS)]
+DRAW: Final = _add(A_DRAW)
+ACCEPT: Final = _add(A_ACCEPT)
+MIC: Final = _add(A_MIC)
+POLITIX: Final = _add(A_POLITIX)
+END_POLITIX: Final = _add(A_END_POLITIX)
+RELEASE: Final = _add(A_RELEASE)
+PASS: Final = _add(A_PASS)
+REVEAL_ID: Final = [_add(A_REVEAL, _k) for _k in range(NUM_KINDS)]
 # The Snitch exchange is two steps (take theirs, then give mine): 2 x 72 ids, not 72 x 72.
-TAKE_ID = [_add(A_TAKE, _k) for _k in range(NUM_KINDS)]
-GIVE_ID = [_add(A_GIVE, _k) for _k in range(NUM_KINDS)]
-ACCUSE_ID = [[_add(A_ACCUSE, _f, _s) for _f in range(3)] for _s in range(MAX_SEATS)]
-EXPIRE_ID = [_add(A_EXPIRE, -1, _t) for _t in range(3)]
-NUM_ACTIONS = len(ATYPE)
+TAKE_ID: Final = [_add(A_TAKE, _k) for _k in range(NUM_KINDS)]
+GIVE_ID: Final = [_add(A_GIVE, _k) for _k in range(NUM_KINDS)]
+ACCUSE_ID: Final = [[_add(A_ACCUSE, _f, _s) for _f in range(3)] for _s in range(MAX_SEATS)]
+EXPIRE_ID: Final = [_add(A_EXPIRE, -1, _t) for _t in range(3)]
+NUM_ACTIONS: Final = len(ATYPE)
 # A flagged play or throw-in directly follows its unflagged twin (``action - 1``).
 assert all(AFLAG[a] == 0 or (AFLAG[a - 1] == 0 and ATYPE[a - 1] == ATYPE[a]
                              and AKIND[a - 1] == AKIND[a] and AARG[a - 1] == AARG[a])
            for a in range(NUM_ACTIONS))
 
 # Tuples are a little faster to index than lists.
-ATYPE_T = tuple(ATYPE)
-AKIND_T = tuple(AKIND)
-AARG_T = tuple(AARG)
-AFLAG_T = tuple(AFLAG)
+ATYPE_T: Final = tuple(ATYPE)
+AKIND_T: Final = tuple(AKIND)
+AARG_T: Final = tuple(AARG)
+AFLAG_T: Final = tuple(AFLAG)
 
 
 def kinds_of(mask: int) -> list[int]:
@@ -228,10 +245,10 @@ def kinds_of(mask: int) -> list[int]:
 # (``int.to_bytes``, once) and looking each byte up costs less than 16 big-integer
 # shifts, or a step per card.
 #: Up to this many cards ``listed`` takes them one by one (the break-even, measured).
-FEW_CARDS = 4
+FEW_CARDS: Final = 4
 #: From this many cards in a hand its plays are listed a byte at a time (``legal.plays``):
 #: the hand's size is known there, where counting the playable cards would cost a call.
-BIG_HAND = 12
+BIG_HAND: Final = 12
 #: ``table[i][b]``: a value per card of byte ``b`` at byte ``i`` of a mask.
 ByteTable = tuple[tuple[tuple[Any, ...], ...], ...]
 
@@ -261,7 +278,7 @@ def listed(mask: int, table: ByteTable, out: list[Any]) -> list[Any]:
     return out
 
 
-_CODE_BYTES = by_byte(lambda c: (CARD_KIND_CODES[c],))
+_CODE_BYTES: Final = by_byte(lambda c: (CARD_KIND_CODES[c],))
 
 
 def codes(mask: int) -> list[str]:
@@ -278,11 +295,11 @@ def first_of_kind(mask: int, kind: int) -> int:
 
 # Fast play listing: two-copy kinds sit at even/odd id pairs below ``FIRST_SINGLE``, so
 # ``((m | m >> 1) & PAIR_FIRST) | (m & SINGLES)`` keeps one bit per kind.
-FIRST_SINGLE = min(i for i, k in enumerate(KIND_OF) if KIND_COPIES[k] == 1)
+FIRST_SINGLE: Final = min(i for i, k in enumerate(KIND_OF) if KIND_COPIES[k] == 1)
 assert all(KIND_COPIES[KIND_OF[i]] == 2 for i in range(FIRST_SINGLE))
 assert FIRST_SINGLE % 2 == 0
-PAIR_FIRST = sum(1 << i for i in range(0, FIRST_SINGLE, 2))
-SINGLES = ALL_CARDS & ~((1 << FIRST_SINGLE) - 1)
+PAIR_FIRST: Final = sum(1 << i for i in range(0, FIRST_SINGLE, 2))
+SINGLES: Final = ALL_CARDS & ~((1 << FIRST_SINGLE) - 1)
 
 
 def one_per_kind(mask: int) -> int:
@@ -290,19 +307,16 @@ def one_per_kind(mask: int) -> int:
     return ((mask | (mask >> 1)) & PAIR_FIRST) | (mask & SINGLES)
 
 
-TARGETED = 0
-for _c, _k in enumerate(KIND_OF):
-    if KIND_TYPE[_k] in (DEAL, SNITCH):
-        TARGETED |= 1 << _c
+TARGETED: Final = sum(1 << c for c, k in enumerate(KIND_OF) if KIND_TYPE[k] in (DEAL, SNITCH))
 # PLAYS_BY_CARD[flag][card]: the play actions (no target) of the card's kind.
-PLAYS_BY_CARD = (
+PLAYS_BY_CARD: Final = (
     tuple((PLAY_ID[k][0][0],) for k in KIND_OF),
     tuple((PLAY_ID[k][0][0], PLAY_ID[k][0][1]) for k in KIND_OF),
 )
 #: PLAYS[flag]: ``PLAYS_BY_CARD`` by byte, for ``listed`` (on a ``one_per_kind`` mask).
-PLAYS = (by_byte(PLAYS_BY_CARD[0].__getitem__), by_byte(PLAYS_BY_CARD[1].__getitem__))
+PLAYS: Final = (by_byte(PLAYS_BY_CARD[0].__getitem__), by_byte(PLAYS_BY_CARD[1].__getitem__))
 #: The Deal and Snitch cards are the last ids (single copies), from ``FIRST_TARGETED``.
-FIRST_TARGETED = TARGETED.bit_length() - TARGETED.bit_count()
+FIRST_TARGETED: Final = TARGETED.bit_length() - TARGETED.bit_count()
 assert TARGETED == ALL_CARDS & ~((1 << FIRST_TARGETED) - 1)
 
 
@@ -316,14 +330,15 @@ def _targeted_plays(card: int, targets: int, flag: int) -> tuple[int, ...]:
 
 #: TARGETED_PLAYS[flag][card - FIRST_TARGETED][targets]: ``_targeted_plays`` for every
 #: mask of targets, so listing them is one lookup however many seats there are.
-TARGETED_PLAYS = tuple(tuple(tuple(_targeted_plays(c, ts, flag) for ts in range(1 << MAX_SEATS))
-                             for c in range(FIRST_TARGETED, NUM_CARDS))
-                       for flag in (0, 1))
+TARGETED_PLAYS: Final = tuple(
+    tuple(tuple(_targeted_plays(c, ts, flag) for ts in range(1 << MAX_SEATS))
+          for c in range(FIRST_TARGETED, NUM_CARDS))
+    for flag in (0, 1))
 
 
 # Per kind held (on a ``one_per_kind`` mask): the kinds, and the Snitch's reveal, take and
 # give actions, so a Snitch on a hand of 16 lists its actions a byte at a time.
-_KIND_BYTES = by_byte(lambda c: (KIND_OF_T[c],))
-REVEALS = by_byte(lambda c: (REVEAL_ID[KIND_OF_T[c]],))
-TAKES = by_byte(lambda c: (TAKE_ID[KIND_OF_T[c]],))
-GIVES = by_byte(lambda c: (GIVE_ID[KIND_OF_T[c]],))
+_KIND_BYTES: Final = by_byte(lambda c: (KIND_OF_T[c],))
+REVEALS: Final = by_byte(lambda c: (REVEAL_ID[KIND_OF_T[c]],))
+TAKES: Final = by_byte(lambda c: (TAKE_ID[KIND_OF_T[c]],))
+GIVES: Final = by_byte(lambda c: (GIVE_ID[KIND_OF_T[c]],))

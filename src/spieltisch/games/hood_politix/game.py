@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.cards import Shuffler
 from ...core.game import ConfigError, Game, IllegalAction
@@ -273,22 +273,23 @@ def _unexpected(words: list[str]) -> IllegalAction:
                          params={"value": repr(" ".join(words))})
 
 
-_SNITCH_VERBS: dict[int, str] = {A_REVEAL: "reveal", A_TAKE: "take", A_GIVE: "give"}
-_SNITCH_IDS = {"reveal": REVEAL_ID, "take": TAKE_ID, "give": GIVE_ID}
-_SIMPLE_TEXT: dict[int, str] = {
+_SNITCH_VERBS: Final[dict[int, str]] = {A_REVEAL: "reveal", A_TAKE: "take", A_GIVE: "give"}
+_SNITCH_IDS: Final = {"reveal": REVEAL_ID, "take": TAKE_ID, "give": GIVE_ID}
+_SIMPLE_TEXT: Final[dict[int, str]] = {
     A_DRAW: "draw", A_ACCEPT: "accept", A_MIC: "mic check", A_POLITIX: "politix",
     A_END_POLITIX: "end politix", A_RELEASE: "release", A_PASS: "pass"}
-_SIMPLE_DESCRIPTION: dict[int, str] = {A_DRAW: "draw a card", A_ACCEPT: "accept the penalty",
-                       A_MIC: "announce Mic Check!", A_POLITIX: "call Politix (pause)",
-                       A_END_POLITIX: "end the Politix pause", A_RELEASE: "release (Respekt)",
-                       A_PASS: "let the Mic Drop pass"}
-_SIMPLE_ACTIONS = {"draw": DRAW, "accept": ACCEPT, "mic check": MIC, "mic": MIC,
-                   "miccheck": MIC, "politix": POLITIX, "end politix": END_POLITIX,
-                   "release": RELEASE, "respekt": RELEASE, "pass": PASS}
-_MIC_WORDS = ("mic", "miccheck", "micdrop", "check", "drop", "!")
-_FAULT_WORDS = {"mic-check": F_MIC_CHECK, "miccheck": F_MIC_CHECK, "check": F_MIC_CHECK,
-                "mic-drop": F_MIC_DROP, "micdrop": F_MIC_DROP, "drop": F_MIC_DROP,
-                "timeout": F_TIMEOUT, "slow": F_TIMEOUT}
+_SIMPLE_DESCRIPTION: Final[dict[int, str]] = {
+    A_DRAW: "draw a card", A_ACCEPT: "accept the penalty",
+    A_MIC: "announce Mic Check!", A_POLITIX: "call Politix (pause)",
+    A_END_POLITIX: "end the Politix pause", A_RELEASE: "release (Respekt)",
+    A_PASS: "let the Mic Drop pass"}
+_SIMPLE_ACTIONS: Final = {"draw": DRAW, "accept": ACCEPT, "mic check": MIC, "mic": MIC,
+                          "miccheck": MIC, "politix": POLITIX, "end politix": END_POLITIX,
+                          "release": RELEASE, "respekt": RELEASE, "pass": PASS}
+_MIC_WORDS: Final = ("mic", "miccheck", "micdrop", "check", "drop", "!")
+_FAULT_WORDS: Final = {"mic-check": F_MIC_CHECK, "miccheck": F_MIC_CHECK, "check": F_MIC_CHECK,
+                       "mic-drop": F_MIC_DROP, "micdrop": F_MIC_DROP, "drop": F_MIC_DROP,
+                       "timeout": F_TIMEOUT, "slow": F_TIMEOUT}
 
 
 __all__ = ["HoodPolitixGame"]

@@ -15,7 +15,7 @@ in the phases of play ``_in_play``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.cards import lowest
 from ...core.game import Check, Told, Verdict, seat_arg
@@ -115,7 +115,7 @@ def _fault_word(fault: int, seconds: float) -> Told:
 
 
 #: A Mic Check with nothing to announce, or a ``mic`` flag with more than 2 cards.
-BLUFF = Check(Verdict.LEGAL, N_("a bluff: permitted, and it changes nothing (§5.4)"))
+BLUFF: Final = Check(Verdict.LEGAL, N_("a bluff: permitted, and it changes nothing (§5.4)"))
 
 
 def _some_card(hand: int) -> str:

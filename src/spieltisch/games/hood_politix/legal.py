@@ -11,7 +11,7 @@ costs little more than one of 4.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ...core.cards import SEATS_OF
 from .cards import (
@@ -55,12 +55,12 @@ from .terms import FINISHED, MICDROP_WAIT, P_POLITIX, SNITCH_R, TURN
 if TYPE_CHECKING:
     from .state import HoodPolitixState
 
-FIVEO_MASK = TYPE_MASK[FIVEO]
-DEUCE_MASK = TYPE_MASK[DEUCE]
-IYF_MASK = TYPE_MASK[IYF]
-PAYBACK_MASK = TYPE_MASK[PAYBACK]
+FIVEO_MASK: Final = TYPE_MASK[FIVEO]
+DEUCE_MASK: Final = TYPE_MASK[DEUCE]
+IYF_MASK: Final = TYPE_MASK[IYF]
+PAYBACK_MASK: Final = TYPE_MASK[PAYBACK]
 #: ``(seat,)`` for every seat: ``seats`` answers without building a tuple.
-_ONE_SEAT = tuple((seat,) for seat in range(MAX_SEATS))
+_ONE_SEAT: Final = tuple((seat,) for seat in range(MAX_SEATS))
 
 
 # -- who acts ----------------------------------------------------------------------------

@@ -11,7 +11,7 @@ action (§5: throw-in, accusation, Mic Check, Politix, the end of a pause, and t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.game import CLOCK, Event
 from . import cards as C
@@ -77,7 +77,7 @@ if TYPE_CHECKING:
 
 #: What a ``mic`` flag says with 1, 2 or more cards in the hand before the card (§5.4):
 #: with more than 2 it is a permitted bluff that changes nothing.
-_MIC_SAID = ("", "drop", "check", "bluff")
+_MIC_SAID: Final = ("", "drop", "check", "bluff")
 
 
 # -- the waited-for seat's moves, per phase --------------------------------------------
@@ -249,10 +249,10 @@ def _not_out_of_turn(s: HoodPolitixState, seat: int, action: int) -> list[Event]
 
 
 #: The out-of-turn actions' handlers, by action type.
-_OUT_OF_TURN_BY_TYPE: dict[int, Callable[[HoodPolitixState, int, int], list[Event]]] = {
+_OUT_OF_TURN_BY_TYPE: Final[dict[int, Callable[[HoodPolitixState, int, int], list[Event]]]] = {
     A_THROW: throw_in, A_ACCUSE: accusation, A_MIC: mic_check, A_POLITIX: politix,
     A_END_POLITIX: pause_end, A_RELEASE: pause_end, A_EXPIRE: expire}
-_OUT_OF_TURN: tuple[Callable[[HoodPolitixState, int, int], list[Event]], ...] = tuple(
+_OUT_OF_TURN: Final[tuple[Callable[[HoodPolitixState, int, int], list[Event]], ...]] = tuple(
     _OUT_OF_TURN_BY_TYPE.get(typ, _not_out_of_turn) for typ in range(A_EXPIRE + 1))
 
 

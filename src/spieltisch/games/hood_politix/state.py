@@ -26,7 +26,7 @@ back unchanged when the pause ends; the runner resumes it with the time it had l
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.cards import Shuffler
 from ...core.fields import Copy, StateFields
@@ -82,10 +82,11 @@ from .terms import (
 if TYPE_CHECKING:
     from .game import HoodPolitixGame
 
-V, L = Copy.VALUE, Copy.LIST
+V: Final = Copy.VALUE
+L: Final = Copy.LIST
 #: What a seat may do in every phase but the Mic Drop window (§5): announce, call Politix,
 #: accuse, and during a pause end it or release.
-_ANY_PHASE = (A_MIC, A_POLITIX, A_ACCUSE, A_END_POLITIX, A_RELEASE)
+_ANY_PHASE: Final = (A_MIC, A_POLITIX, A_ACCUSE, A_END_POLITIX, A_RELEASE)
 
 
 class HoodPolitixState(State["HoodPolitixGame"]):

@@ -12,6 +12,7 @@ slow path.
 from __future__ import annotations
 
 from enum import Enum, IntEnum
+from typing import Final
 
 
 class Phase(IntEnum):
@@ -87,20 +88,29 @@ class Tally(IntEnum):
 
 
 # Hot-path aliases (see the module docstring).
-TURN, STACK, SLAP_R, DEAL_R = Phase.TURN, Phase.STACK, Phase.SLAP, Phase.DEAL
-SNITCH_R, MICDROP_WAIT, OVER = Phase.SNITCH, Phase.MIC_DROP_WINDOW, Phase.OVER
-IN, FINISHED, PENDING = Status.IN, Status.FINISHED, Status.PENDING
-NO_PAUSE, P_POLITIX, P_RESPEKT = Pause.NONE, Pause.POLITIX, Pause.RESPEKT
+TURN: Final = Phase.TURN
+STACK: Final = Phase.STACK
+SLAP_R: Final = Phase.SLAP
+DEAL_R: Final = Phase.DEAL
+SNITCH_R: Final = Phase.SNITCH
+MICDROP_WAIT: Final = Phase.MIC_DROP_WINDOW
+OVER: Final = Phase.OVER
+IN: Final = Status.IN
+FINISHED: Final = Status.FINISHED
+PENDING: Final = Status.PENDING
+NO_PAUSE: Final = Pause.NONE
+P_POLITIX: Final = Pause.POLITIX
+P_RESPEKT: Final = Pause.RESPEKT
 
 #: Names by value, for views and positions (derived, never kept by hand).
-PHASE_NAMES = tuple(p.label for p in sorted(Phase))
-STATUS_NAMES = tuple(s.label for s in sorted(Status))
-PAUSE_NAMES = tuple(None if p is Pause.NONE else p.label for p in sorted(Pause))
-COUNT_NAMES = tuple(t.label for t in sorted(Tally))
+PHASE_NAMES: Final = tuple(p.label for p in sorted(Phase))
+STATUS_NAMES: Final = tuple(s.label for s in sorted(Status))
+PAUSE_NAMES: Final = tuple(None if p is Pause.NONE else p.label for p in sorted(Pause))
+COUNT_NAMES: Final = tuple(t.label for t in sorted(Tally))
 
 #: Cards a faulty attempt or a valid accusation costs (§3, §5.2, §5.3).
-PENALTY = 2
+PENALTY: Final = 2
 #: Cards each slapped seat draws (§4 Pimp Slap).
-SLAP_DRAW = 3
+SLAP_DRAW: Final = 3
 #: One draw instruction of this many cards starts a Respekt pause (§5.6, §9.9).
-RESPEKT_AT = 5
+RESPEKT_AT: Final = 5

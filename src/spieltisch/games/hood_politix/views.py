@@ -4,7 +4,7 @@ for replays. Built from the state's fields alone; no caches to keep."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.cards import cards_of
 from . import cards as C
@@ -23,8 +23,9 @@ from .terms import (
 if TYPE_CHECKING:
     from .state import HoodPolitixState
 
-_MIC_CHECK, _MIC_DROP, _TIMEOUT = (C.FAULT_CODES[f] for f in (C.F_MIC_CHECK, C.F_MIC_DROP,
-                                                                  C.F_TIMEOUT))
+_MIC_CHECK: Final = C.FAULT_CODES[C.F_MIC_CHECK]
+_MIC_DROP: Final = C.FAULT_CODES[C.F_MIC_DROP]
+_TIMEOUT: Final = C.FAULT_CODES[C.F_TIMEOUT]
 
 
 def public_view(s: HoodPolitixState) -> dict[str, Any]:

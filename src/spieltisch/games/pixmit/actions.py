@@ -15,6 +15,7 @@ Size 6 + n + 561 + 561 + 33 + 33 + 42: 1,238 / 1,239 / 1,240 for 2 / 3 / 4 playe
 from __future__ import annotations
 
 from enum import Enum
+from typing import Final
 
 from ...core.game import IllegalAction
 from ...i18n import N_
@@ -46,13 +47,18 @@ class Move(Enum):
     BOTTOM = "bottom"        # §3.7 hand limit: a card under the stack
 
 
-CALL, KNOWLEDGE, ACCEPT, VETO, CREATION, PASS = range(6)
-SIMPLE: tuple[str, ...] = ("call", "knowledge", "accept", "veto", "creation", "pass")
+CALL: Final = 0
+KNOWLEDGE: Final = 1
+ACCEPT: Final = 2
+VETO: Final = 3
+CREATION: Final = 4
+PASS: Final = 5
+SIMPLE: Final[tuple[str, ...]] = ("call", "knowledge", "accept", "veto", "creation", "pass")
 #: An offer is two actions, the target then the cards (rules.md [DECISION] "An offer is
 #: two actions"): n + 561 ids instead of n x 561.
-TARGET_BASE = 6
-_CODE_INDEX = {code: i for i, code in enumerate(CARD_CODES)}
-_CLAIM_INDEX = {text.upper(): i for i, text in enumerate(CLAIM_TEXT)}
+TARGET_BASE: Final = 6
+_CODE_INDEX: Final = {code: i for i, code in enumerate(CARD_CODES)}
+_CLAIM_INDEX: Final = {text.upper(): i for i, text in enumerate(CLAIM_TEXT)}
 
 
 class ActionSpace:

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
+from typing import Final
 
 from ...core.cards import code_lister
 
-NUM_CARDS = 33
-CARD_CODES: tuple[str, ...] = tuple(f"{i + 1:02d}" for i in range(NUM_CARDS))
+NUM_CARDS: Final = 33
+CARD_CODES: Final[tuple[str, ...]] = tuple(f"{i + 1:02d}" for i in range(NUM_CARDS))
 #: The card ids of a mask, ascending (table lookups 8 cards at a time: legal actions
 #: list the subsets of a hand at every turn).
 card_ids: Callable[[int], list[int]] = code_lister(range(NUM_CARDS))  # type: ignore[arg-type,assignment]
@@ -48,7 +49,7 @@ def m(*numbers: int) -> int:
     return out
 
 
-NAMES: tuple[str, ...] = (
+NAMES: Final[tuple[str, ...]] = (
     "Die Dämonin", "Die Eclipse", "Die Mond-Priesterin (Schriftrolle)", "Die Harfe",
     "Die Eiserne Fackel", "Der rollende Narr", "Der Wolfsmensch", "Das Mondgesicht",
     "Die Zwillinge", "Shavok – Bird of Prey", "Das Skelett / Der Tod",
@@ -61,18 +62,25 @@ NAMES: tuple[str, ...] = (
 )
 
 # -- groups (§1) --------------------------------------------------------------------
-GROUPS: tuple[str, ...] = ("TK", "ZK", "AK", "FK", "ASK", "OK", "PK", "DK")
-GROUP_NAMES: dict[str, str] = {
+GROUPS: Final[tuple[str, ...]] = ("TK", "ZK", "AK", "FK", "ASK", "OK", "PK", "DK")
+GROUP_NAMES: Final[dict[str, str]] = {
     "TK": "Tier", "ZK": "Zwilling", "AK": "Auge", "FK": "Feuer", "ASK": "Astronomie",
     "OK": "Objekt", "PK": "Person", "DK": "Dämon",
 }
-TK, ZK, AK, FK, ASK, OK, PK, DK = range(8)
-JOKER_21 = c(21)
-JOKER_32 = c(32)
-JOKERS = m(21, 32)
+TK: Final = 0
+ZK: Final = 1
+AK: Final = 2
+FK: Final = 3
+ASK: Final = 4
+OK: Final = 5
+PK: Final = 6
+DK: Final = 7
+JOKER_21: Final = c(21)
+JOKER_32: Final = c(32)
+JOKERS: Final = m(21, 32)
 
 #: Cards printed in each group (card 21 only in ZK, 32 in AK, FK, ASK).
-LISTED: tuple[int, ...] = (
+LISTED: Final[tuple[int, ...]] = (
     m(7, 10),
     m(9, 21),
     m(15, 19, 32),
@@ -83,43 +91,43 @@ LISTED: tuple[int, ...] = (
     m(1, 11, 22, 23, 24, 27, 28),
 )
 #: Members of each group: the listed cards plus the universal joker 21.
-MEMBERS: tuple[int, ...] = tuple(g | (1 << JOKER_21) for g in LISTED)
+MEMBERS: Final[tuple[int, ...]] = tuple(g | (1 << JOKER_21) for g in LISTED)
 
 # -- named sets ------------------------------------------------------------------------
-CREATION = m(3, 20, 25)      # Schöpfung
-KNOWLEDGE = m(15, 19, 26)    # Wissen
-ANNIHILATION = m(11, 21, 33)  # Vernichtung
-ELITE = m(7, 9, 10, 21)
+CREATION: Final = m(3, 20, 25)      # Schöpfung
+KNOWLEDGE: Final = m(15, 19, 26)    # Wissen
+ANNIHILATION: Final = m(11, 21, 33)  # Vernichtung
+ELITE: Final = m(7, 9, 10, 21)
 
 # -- unit kinds ------------------------------------------------------------------------
-CONSOLATION = "Trostpreis"
-TRIPLE = "3er-Satz"
-K_CREATION = "Schöpfung"
-K_KNOWLEDGE = "Wissen"
-K_ANNIHILATION = "Vernichtung"
-PERSONS = "Personen-Satz"
-HELL = "Höllen-Satz"
-ARTEFACT = "Artefakt-Satz"
-GODS = "Götter-Satz"
-COSMOS = "Kosmos-Satz"
-BEASTS = "Bestien-Satz"
-K_ELITE = "Elite"
-UNIT_KINDS: tuple[str, ...] = (
+CONSOLATION: Final = "Trostpreis"
+TRIPLE: Final = "3er-Satz"
+K_CREATION: Final = "Schöpfung"
+K_KNOWLEDGE: Final = "Wissen"
+K_ANNIHILATION: Final = "Vernichtung"
+PERSONS: Final = "Personen-Satz"
+HELL: Final = "Höllen-Satz"
+ARTEFACT: Final = "Artefakt-Satz"
+GODS: Final = "Götter-Satz"
+COSMOS: Final = "Kosmos-Satz"
+BEASTS: Final = "Bestien-Satz"
+K_ELITE: Final = "Elite"
+UNIT_KINDS: Final[tuple[str, ...]] = (
     CONSOLATION, TRIPLE, K_CREATION, K_KNOWLEDGE, K_ANNIHILATION, PERSONS, HELL, ARTEFACT,
     GODS, COSMOS, BEASTS, K_ELITE,
 )
 #: English names of the units (rules.md, describe texts).
-UNIT_ENGLISH: dict[str, str] = {
+UNIT_ENGLISH: Final[dict[str, str]] = {
     CONSOLATION: "consolation prize", TRIPLE: "set of three", K_CREATION: "Creation",
     K_KNOWLEDGE: "Knowledge", K_ANNIHILATION: "Annihilation", PERSONS: "persons' set",
     HELL: "hell set", ARTEFACT: "artefact set", GODS: "gods' set", COSMOS: "cosmos set",
     BEASTS: "beasts' set", K_ELITE: "Elite",
 }
-PURITY_BONUS = 30
-FIVE_SET_BASE: dict[str, int] = {
+PURITY_BONUS: Final = 30
+FIVE_SET_BASE: Final[dict[str, int]] = {
     PERSONS: 45, HELL: 60, ARTEFACT: 70, GODS: 85, COSMOS: 100, BEASTS: 120,
 }
-FIVE_SET_KINDS = frozenset(FIVE_SET_BASE)
+FIVE_SET_KINDS: Final = frozenset(FIVE_SET_BASE)
 
 
 def _build_units() -> dict[int, tuple[int, str]]:
@@ -170,11 +178,11 @@ def _build_units() -> dict[int, tuple[int, str]]:
 
 
 #: Every scoring unit that can matter: mask -> (points, kind).
-UNIT: dict[int, tuple[int, str]] = _build_units()
+UNIT: Final[dict[int, tuple[int, str]]] = _build_units()
 #: Masks of every 5-card set (any kind): the Joker-Satz call looks here.
-FIVE_SETS: frozenset[int] = frozenset(u for u, (_, k) in UNIT.items() if k in FIVE_SET_KINDS)
+FIVE_SETS: Final[frozenset[int]] = frozenset(u for u, (_, k) in UNIT.items() if k in FIVE_SET_KINDS)
 #: Cards that belong to some unit at all (every card does; kept for clarity).
-_SPECIAL_TRIPLES = (CREATION, KNOWLEDGE, ANNIHILATION)
+_SPECIAL_TRIPLES: Final = (CREATION, KNOWLEDGE, ANNIHILATION)
 
 
 # -- the exact scorer ---------------------------------------------------------------------
@@ -235,8 +243,8 @@ def best_layout(hand: int) -> tuple[int, list[int]]:
 #: Both depend on the mask alone, and the search below asks only about sub-masks, so
 #: hands share the entries of their smaller parts. ``tests/test_scoring.py`` checks
 #: that it gives exactly ``best_layout``'s scores and layouts.
-_BEST: dict[int, tuple[int, int]] = {0: (0, 0)}
-_CACHE_LIMIT = 200_000
+_BEST: Final[dict[int, tuple[int, int]]] = {0: (0, 0)}
+_CACHE_LIMIT: Final = 200_000
 
 
 def _partners() -> list[int]:
@@ -253,8 +261,8 @@ def _partners() -> list[int]:
 
 #: The cards each card shares a unit with, Götter-Sätze aside: a Götter-Satz takes any
 #: two cards beside three FK members, so only a mask with three FK members needs them.
-_PARTNERS: list[int] = _partners()
-_FIRE = MEMBERS[FK]
+_PARTNERS: Final[list[int]] = _partners()
+_FIRE: Final = MEMBERS[FK]
 
 
 def _best(mask: int) -> tuple[int, int]:
@@ -325,11 +333,11 @@ def has_set(hand: int) -> bool:
 
 
 # -- calls (§3 step 1) ----------------------------------------------------------------
-CALL_JOKER = "joker_set"
-CALL_NATURAL = "natural_set"
-CALL_ELITE = "elite"
-CALL_CONDITIONS: tuple[str, ...] = (CALL_JOKER, CALL_NATURAL, CALL_ELITE)
-_NATURAL_GROUPS = (LISTED[OK], LISTED[PK], LISTED[DK])
+CALL_JOKER: Final = "joker_set"
+CALL_NATURAL: Final = "natural_set"
+CALL_ELITE: Final = "elite"
+CALL_CONDITIONS: Final[tuple[str, ...]] = (CALL_JOKER, CALL_NATURAL, CALL_ELITE)
+_NATURAL_GROUPS: Final = (LISTED[OK], LISTED[PK], LISTED[DK])
 
 
 def call_conditions(hand: int) -> list[str]:
@@ -371,8 +379,8 @@ def _joker_five(hand: int) -> bool:
 
 # -- claims (announcements about offered cards) --------------------------------------
 #: Claim index 0 = no claim, 1..8 = a group, 9..41 = a card number.
-NUM_CLAIMS = 1 + len(GROUPS) + NUM_CARDS
-CLAIM_TEXT: tuple[str, ...] = ("none",) + GROUPS + CARD_CODES
+NUM_CLAIMS: Final = 1 + len(GROUPS) + NUM_CARDS
+CLAIM_TEXT: Final[tuple[str, ...]] = ("none",) + GROUPS + CARD_CODES
 
 
 def truthful_claims(card: int) -> list[int]:
@@ -382,7 +390,8 @@ def truthful_claims(card: int) -> list[int]:
     return out
 
 
-TRUTHFUL: tuple[tuple[int, ...], ...] = tuple(tuple(truthful_claims(x)) for x in range(NUM_CARDS))
+TRUTHFUL: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(truthful_claims(x))
+                                                     for x in range(NUM_CARDS))
 
 
 def claim_is_true(claim: int, card: int) -> bool:
@@ -391,17 +400,17 @@ def claim_is_true(claim: int, card: int) -> bool:
 
 # -- card subsets of size 1 or 2 (offers, returns) -----------------------------------------
 #: Subset index -> mask: 0..32 single cards, then every pair (a < b).
-SUBSETS: list[int] = [1 << x for x in range(NUM_CARDS)] + [
+SUBSETS: Final[list[int]] = [1 << x for x in range(NUM_CARDS)] + [
     (1 << a) | (1 << b) for a, b in combinations(range(NUM_CARDS), 2)
 ]
-NUM_SUBSETS = len(SUBSETS)  # 561
-SUBSET_INDEX: dict[int, int] = {mask: i for i, mask in enumerate(SUBSETS)}
+NUM_SUBSETS: Final = len(SUBSETS)  # 561
+SUBSET_INDEX: Final[dict[int, int]] = {mask: i for i, mask in enumerate(SUBSETS)}
 #: Subset index of each pair ``(a, b)`` with ``a < b``.
-PAIR_OF: dict[tuple[int, int], int] = {}
+PAIR_OF: Final[dict[tuple[int, int], int]] = {}
 for _i, _mask in enumerate(SUBSETS):
     if _mask.bit_count() == 2:
         PAIR_OF[(_mask & -_mask).bit_length() - 1, _mask.bit_length() - 1] = _i
-SUBSET_CARDS: list[tuple[int, ...]] = [
+SUBSET_CARDS: Final[list[tuple[int, ...]]] = [
     tuple(x for x in range(NUM_CARDS) if mask >> x & 1) for mask in SUBSETS
 ]
 

@@ -10,9 +10,9 @@ cards on offer (§3.3).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from ...core.cards import cards_of
+from ...core.cards import cards_of, shuffle
 from . import cards as C
 from .terms import OVER, TURN
 
@@ -28,7 +28,7 @@ Place = tuple[bool, int, int, int]
 #: Attempts at honouring the beginner-mode announcements at random before the first
 #: assignment in id order that honours them (an announcement is true of several cards,
 #: so the first attempt almost always succeeds).
-ATTEMPTS = 50
+ATTEMPTS: Final = 50
 
 
 def determinise(state: PixmitState, seat: int, rng: random.Random) -> PixmitState:
@@ -129,7 +129,7 @@ def _assign(state: PixmitState, places: list[Place], cards: list[int],
     in_stack = [j for j, place in enumerate(places) if not place[0]]
     for _ in range(ATTEMPTS):
         pool = cards[:]
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         out: list[int] = [-1] * len(cards)
         if C.JOKER_21 in pool:
             out[rng.choice(in_stack)] = C.JOKER_21

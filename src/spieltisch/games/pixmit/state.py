@@ -14,7 +14,7 @@ offerer's hand; a reveal (Wissen, Schöpfung) and card 21 in a hand are public.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ...core.cards import Shuffler
 from ...core.cards import cards_of as _cards
@@ -55,16 +55,17 @@ from .views import PixmitViews
 if TYPE_CHECKING:
     from .game import PixmitGame
 
-BIT21 = 1 << C.JOKER_21
+BIT21: Final = 1 << C.JOKER_21
 #: A mask's card codes, lowest id first (a fresh list).
 _codes = C.card_codes
 #: The two commonest kinds of field (``PixmitState.FIELDS``), short.
-V, L = Copy.VALUE, Copy.LIST
+V: Final = Copy.VALUE
+L: Final = Copy.LIST
 
 
 
 #: Each phase as a refusal names it ("waiting for Ada: the answer to the offer").
-_PHASE_WORDS: dict[Phase, str] = {
+_PHASE_WORDS: Final[dict[Phase, str]] = {
     Phase.TURN: N_("the active player's turn"),
     Phase.CLAIM: N_("announcing the offered cards"),
     Phase.RESPONSE: N_("the answer to the offer"),

@@ -10,11 +10,12 @@ than an attribute of the Enum class.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
 #: A game is at most three rounds (§3).
-ROUNDS = 3
+ROUNDS: Final = 3
 #: Cards a hand may hold at the end of a turn (§3.7).
-HAND_LIMIT = 6
+HAND_LIMIT: Final = 6
 
 
 class Phase(IntEnum):
@@ -35,11 +36,18 @@ class Phase(IntEnum):
         return self.name.lower()
 
 
-TURN, CLAIM, RESPONSE, CREATION, RETURN, MESSENGER, DISCARD, OVER = Phase
+TURN: Final = Phase.TURN
+CLAIM: Final = Phase.CLAIM
+RESPONSE: Final = Phase.RESPONSE
+CREATION: Final = Phase.CREATION
+RETURN: Final = Phase.RETURN
+MESSENGER: Final = Phase.MESSENGER
+DISCARD: Final = Phase.DISCARD
+OVER: Final = Phase.OVER
 #: Phases after the offer's cards are laid down, while it is on the table.
-OFFER_OPEN = frozenset((CLAIM, RESPONSE, CREATION, RETURN, MESSENGER, DISCARD))
+OFFER_OPEN: Final = frozenset((CLAIM, RESPONSE, CREATION, RETURN, MESSENGER, DISCARD))
 #: The phases by the names views and positions use.
-BY_LABEL: dict[str, Phase] = {p.label: p for p in Phase}
+BY_LABEL: Final[dict[str, Phase]] = {p.label: p for p in Phase}
 
 __all__ = ["BY_LABEL", "CLAIM", "CREATION", "DISCARD", "HAND_LIMIT", "MESSENGER", "OFFER_OPEN",
            "OVER", "RESPONSE", "RETURN", "ROUNDS", "TURN", "Phase"]

@@ -14,7 +14,7 @@ those caches; each state has its own, which a copy drops.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from . import cards as C
 from .terms import OFFER_OPEN, OVER, TURN
@@ -22,15 +22,15 @@ from .terms import OFFER_OPEN, OVER, TURN
 if TYPE_CHECKING:
     from .state import PixmitState
 
-MAX_PLAYERS = 4
+MAX_PLAYERS: Final = 4
 #: ``knowledge_used`` / ``creation_used`` by player count and mask of seats.
-_FLAGS: list[list[list[bool]]] = [
+_FLAGS: Final[list[list[list[bool]]]] = [
     [[bool(mask >> p & 1) for p in range(n)] for mask in range(1 << n)]
     for n in range(MAX_PLAYERS + 1)]
 #: Entries of ``known``: card x in seat p's hand, and card x at a stack position.
-_SEEN_IN_HAND: list[list[dict[str, Any]]] = [
+_SEEN_IN_HAND: Final[list[list[dict[str, Any]]]] = [
     [{"card": code, "seat": p} for code in C.CARD_CODES] for p in range(MAX_PLAYERS)]
-_SEEN_IN_STACK: list[list[dict[str, Any]]] = [
+_SEEN_IN_STACK: Final[list[list[dict[str, Any]]]] = [
     [{"card": code, "stack_from_top": i} for code in C.CARD_CODES] for i in range(C.NUM_CARDS)]
 
 #: A seat's private part: its hand, its score and the places it knows.

@@ -14,20 +14,25 @@ Action ids (253 in all):
 
 from __future__ import annotations
 
+from typing import Final
+
 from ...core.cards import code_lister
 
-RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
-SUITS = ("C", "D", "H", "S")
-JOKER_RANK = 13
-JK1, JK2 = 52, 53
-NUM_CARDS = 54
-CARD_CODES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS) + ("JK1", "JK2")
+RANKS: Final = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+SUITS: Final = ("C", "D", "H", "S")
+JOKER_RANK: Final = 13
+JK1: Final = 52
+JK2: Final = 53
+NUM_CARDS: Final = 54
+CARD_CODES: Final[tuple[str, ...]] = tuple(r + s for r in RANKS for s in SUITS) + ("JK1", "JK2")
 
-PASS = 0
-FIRST_JOKER_ACTION = 196
-PLAY_JK1, PLAY_JK2, PLAY_JOKERS = 196, 197, 198
-FIRST_GIVE = 199
-NUM_ACTIONS = FIRST_GIVE + NUM_CARDS
+PASS: Final = 0
+FIRST_JOKER_ACTION: Final = 196
+PLAY_JK1: Final = 196
+PLAY_JK2: Final = 197
+PLAY_JOKERS: Final = 198
+FIRST_GIVE: Final = 199
+NUM_ACTIONS: Final = FIRST_GIVE + NUM_CARDS
 
 
 def rank_of(card: int) -> int:
@@ -36,9 +41,9 @@ def rank_of(card: int) -> int:
 
 
 # Per play action: the card mask, the rank (13 = Joker) and the number of cards.
-PLAY_MASK = [0] * NUM_ACTIONS
-PLAY_RANK = [-1] * NUM_ACTIONS
-PLAY_SIZE = [0] * NUM_ACTIONS
+PLAY_MASK: Final = [0] * NUM_ACTIONS
+PLAY_RANK: Final = [-1] * NUM_ACTIONS
+PLAY_SIZE: Final = [0] * NUM_ACTIONS
 for _r in range(13):
     for _sub in range(1, 16):
         _a = 1 + _r * 15 + _sub - 1
@@ -52,7 +57,7 @@ for _a, _m in ((PLAY_JK1, 1 << JK1), (PLAY_JK2, 1 << JK2), (PLAY_JOKERS, (1 << J
 
 # SETS[rank][nibble][size]: play actions of exactly `size` cards of `rank` within `nibble`
 # (size 0 = every size). Legal-move generation is a few table look-ups.
-SETS: list[list[list[list[int]]]] = [
+SETS: Final[list[list[list[list[int]]]]] = [
     [[[] for _ in range(5)] for _ in range(16)] for _ in range(13)
 ]
 for _r in range(13):
@@ -65,7 +70,7 @@ for _r in range(13):
             SETS[_r][_nib][_sub.bit_count()].append(_a)
 
 # JOKER_SETS[jokers held as 2 bits][size]
-JOKER_SETS: list[list[list[int]]] = [[[] for _ in range(5)] for _ in range(4)]
+JOKER_SETS: Final[list[list[list[int]]]] = [[[] for _ in range(5)] for _ in range(4)]
 for _j in range(4):
     if _j & 1:
         JOKER_SETS[_j][1].append(PLAY_JK1)
@@ -89,8 +94,8 @@ def best_rank(rev: bool) -> int:
 
 
 # BEATING[rev][top rank]: the natural ranks strictly stronger than top.
-BEATING = [[[r for r in range(13) if strength(r, rev) > strength(t, rev)] for t in range(14)]
-           for rev in (False, True)]
+BEATING: Final = [[[r for r in range(13) if strength(r, rev) > strength(t, rev)] for t in range(14)]
+                  for rev in (False, True)]
 
 
 def code(card: int) -> str:

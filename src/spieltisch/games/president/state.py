@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from enum import Enum, IntEnum
 from operator import getitem
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.cards import Shuffler, cards_of, lowest
 from ...core.fields import Copy, StateFields
@@ -49,9 +49,11 @@ from .sampling import determinise
 if TYPE_CHECKING:
     from .game import PresidentGame
 
-START_POINTS = 50
+START_POINTS: Final = 50
 #: The kinds of field (``PresidentState.FIELDS``), short.
-V, L, N = Copy.VALUE, Copy.LIST, Copy.NESTED
+V: Final = Copy.VALUE
+L: Final = Copy.LIST
+N: Final = Copy.NESTED
 
 
 def _cards_arg(text: str) -> Told:
@@ -77,7 +79,9 @@ class Phase(IntEnum):
 
 
 #: Aliases for the hot paths (a global is read faster than an Enum attribute).
-PLAY, EXCHANGE, OVER = Phase
+PLAY: Final = Phase.PLAY
+EXCHANGE: Final = Phase.EXCHANGE
+OVER: Final = Phase.OVER
 
 
 class Move(Enum):
@@ -89,16 +93,17 @@ class Move(Enum):
 
 
 #: Codes of each play action's cards (event text without a per-play lookup; hot in search).
-_PLAY_CODES = [tuple(codes(m)) for m in PLAY_MASK]
+_PLAY_CODES: Final = [tuple(codes(m)) for m in PLAY_MASK]
 #: ``estimate``: a set's weight in the plays a hand still needs, by rank and revolution:
 #: 1 for a middle rank, 2.5 for the weakest, −0.5 for the strongest (and the Jokers).
-_LOAD_WEIGHT = [[2.5 - C.strength(r, rev) / 4 for r in range(13)] for rev in (False, True)]
-_JOKER_LOAD = -0.5
+_LOAD_WEIGHT: Final = [[2.5 - C.strength(r, rev) / 4 for r in range(13)] for rev in (False, True)]
+_JOKER_LOAD: Final = -0.5
 #: The same summed over the ranks present in each byte of a hand (two ranks a byte).
-_LOAD_BY_BYTE = [[[sum(w[r] for r in (2 * k, 2 * k + 1) if r < 13 and b >> (4 * (r - 2 * k)) & 15)
-                   for b in range(256)] for k in range(7)] for w in _LOAD_WEIGHT]
-ROLE_NAMES = {"president": "Präsident", "prime_minister": "Premierminister",
-              "citizen": "Bürger", "peasant": "Bauer", "beggar": "Bettler"}
+_LOAD_BY_BYTE: Final = [
+    [[sum(w[r] for r in (2 * k, 2 * k + 1) if r < 13 and b >> (4 * (r - 2 * k)) & 15)
+      for b in range(256)] for k in range(7)] for w in _LOAD_WEIGHT]
+ROLE_NAMES: Final = {"president": "Präsident", "prime_minister": "Premierminister",
+                     "citizen": "Bürger", "peasant": "Bauer", "beggar": "Bettler"}
 
 
 def role_points(num_players: int) -> list[int]:
