@@ -20,11 +20,17 @@ def bit(card: int) -> int:
 
 
 def shuffle(rng: random.Random, cards: list[int]) -> None:
-    """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does: CPython's
-    Fisher-Yates from the last place down, each index drawn by rejection from
-    ``getrandbits`` (``Random._randbelow``), so the same generator gives the same order.
-    Written out because ``random.shuffle`` is Python code with two calls per card: this
-    loop costs half of it in the pure build and a quarter compiled (100 cards)."""
+    """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does: for a plain
+    ``random.Random``, CPython's Fisher-Yates from the last place down, each index drawn
+    by rejection from ``getrandbits`` (``Random._randbelow``), so the same generator gives
+    the same order and is left in the same state. Written out because ``random.shuffle``
+    is Python code with two calls per card: this loop costs half of it in the pure build
+    and a quarter compiled (100 cards)."""
+    if type(rng) is not random.Random:
+        # a subclass may draw otherwise: OpenSpiel's ``ChanceRandom`` turns a shuffle into
+        # chance nodes, and one overriding ``random()`` makes CPython draw without bits
+        rng.shuffle(cards)
+        return
     getrandbits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1

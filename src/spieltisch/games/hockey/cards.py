@@ -41,8 +41,9 @@ OVERTIME_DEALS: Final[tuple[int, ...]] = (4, 4, 4, 4, 4, 6)
 REGULAR_PERIODS: Final = 3
 #: The research variant's deck (``HockeyGame.research``, rules.md "Research variant"):
 #: its first cards, JC JD QC QD KC KD AC AD, then the hearts and spades in that order.
-RESEARCH_ORDER: Final[tuple[int, ...]] = tuple(r * 4 + s for r in (10, 11, 12, 0) for s in (0, 1)) \
-           + tuple(r * 4 + s for r in (10, 11, 12, 0) for s in (2, 3))
+RESEARCH_ORDER: Final[tuple[int, ...]] = (
+    tuple(r * 4 + s for r in (10, 11, 12, 0) for s in (0, 1))
+    + tuple(r * 4 + s for r in (10, 11, 12, 0) for s in (2, 3)))
 
 # Hand -> list of card ids, by table lookup on four 13-bit slices of the mask (one
 # slice per suit-interleaved quarter of the deck): faster than a bit loop.

@@ -31,9 +31,9 @@ NUM_CARDS: Final = 33
 CARD_CODES: Final[tuple[str, ...]] = tuple(f"{i + 1:02d}" for i in range(NUM_CARDS))
 #: The card ids of a mask, ascending (table lookups 8 cards at a time: legal actions
 #: list the subsets of a hand at every turn).
-card_ids: Callable[[int], list[int]] = code_lister(range(NUM_CARDS))  # type: ignore[arg-type,assignment]
+card_ids: Final[Callable[[int], list[int]]] = code_lister(range(NUM_CARDS))  # type: ignore[arg-type,assignment]
 #: The card codes of a mask, lowest id first (a fresh list).
-card_codes: Callable[[int], list[str]] = code_lister(CARD_CODES)
+card_codes: Final[Callable[[int], list[str]]] = code_lister(CARD_CODES)
 
 
 def c(number: int) -> int:

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 
 BIT21: Final = 1 << C.JOKER_21
 #: A mask's card codes, lowest id first (a fresh list).
-_codes = C.card_codes
+_codes: Final = C.card_codes
 #: The two commonest kinds of field (``PixmitState.FIELDS``), short.
 V: Final = Copy.VALUE
 L: Final = Copy.LIST

@@ -105,7 +105,7 @@ def code(card: int) -> str:
 
 #: _CODES8[k][byte]: the codes of the cards ``8k … 8k+7`` set in ``byte`` (for views).
 #: The codes of the cards in a mask, lowest id first.
-codes = code_lister(CARD_CODES)
+codes: Final = code_lister(CARD_CODES)
 
 
 def play_action(mask: int) -> int | None:
