@@ -111,13 +111,15 @@ except Exception as e:
 EOF
 export SPIELTISCH_REQUIRE_POSTGRES=1
 
-# the compiled build's own copy of each game's tests, so that they import it; then the volume
-# tests (tests/cases.py), which run nowhere else
+# the compiled build's own copy of each game's tests, so that they import it, and the
+# OpenSpiel wrapper's chance nodes (a Python subclass of the compiled Shuffler); then the
+# volume tests (tests/cases.py), which run nowhere else
 compiled_part() {
     local failed=0
     SPIELTISCH_EXPECT_COMPILED=1 PYTHONPATH=build/compiled nice -n 19 .venv/bin/python -m \
         pytest -q -n auto --dist worksteal -p no:cacheprovider -m "not serial" \
         "$(report compiled)" "$@" tests/test_core.py \
+        tests/test_openspiel.py::test_chance_nodes_deal_exactly_as_a_stacked_deck \
         build/compiled/spieltisch/games/*/tests/test_scenarios.py \
         build/compiled/spieltisch/games/*/tests/test_invariants.py || failed=1
     SPIELTISCH_EXPECT_COMPILED=1 PYTHONPATH=build/compiled nice -n 19 .venv/bin/python -m \

@@ -12,6 +12,8 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from .game import ConfigError
 
 
@@ -149,6 +151,9 @@ def code_lister(names: Sequence[str]) -> Callable[[int], list[str]]:
     return codes
 
 
+# Subclassed by the OpenSpiel wrapper, which stays Python (``openspiel.chance``: its
+# shuffles become chance nodes): a compiled class refuses interpreted subclasses unless told.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Shuffler:
     """All of a game's chance: stacked orders first, then the seeded generator.
 
