@@ -78,6 +78,52 @@ def test_ismcts_plays_legal_actions_in_and_out_of_turn(name):
     assert counts["act"] > 0
 
 
+@pytest.mark.parametrize("name", [n for n in GAMES
+                                  if "heuristic" in get_spec(n).configure(None).bots()])
+def test_policy_opponents_play_legal_actions_in_and_out_of_turn(name):
+    """``opponents="policy"`` in every seat: the others' moves in the tree are the
+    rollout policy's, and every answer is legal."""
+    game = get_spec(name).configure(None)
+    bots = [ISMCTSBot(game, s, seed=s, budget=6, opponents="policy")
+            for s in range(game.num_players)]
+    counts = drive(game, bots, seed=4, max_actions=80)
+    assert counts["act"] > 0
+
+
+@pytest.mark.parametrize("opponents", ["search", "policy"])
+def test_policy_opponents_leave_only_this_seats_choices_to_the_tree(opponents):
+    """With ``opponents="policy"`` no edge of the tree is another seat's searched
+    choice (their moves are kept as forced edges); with ``"search"`` there are some."""
+    game = get_spec("hockey").configure(None)
+    state = game.new_state(seed=4)
+    seat = state.to_act()[0]
+    bot = ISMCTSBot(game, seat, seed=1, budget=60, opponents=opponents)
+    obs = Observation(state, seat)
+    root = ismcts.Node()
+    bot._rollout_bots = bot._new_rollout_bots()
+    bot._root_round = state.round_number()
+    for _ in range(60):
+        bot._iterate(obs.sample_state(bot.rng), root, list(obs.legal_actions()))
+    k, n = game.num_actions + 1, game.num_players
+    deciders: set[int] = set()
+    forced = 0
+    nodes = [root]
+    while nodes:
+        node = nodes.pop()
+        for key, child in node.children.items():
+            if key // k < n:  # a searched choice of seat key // k (``_iterate``'s keys)
+                deciders.add(key // k)
+            else:
+                forced += 1
+                assert child.w == 0.0  # a forced edge is never credited
+            nodes.append(child)
+    # Hockey runs no clock: every forced edge is a move the policy played
+    if opponents == "policy":
+        assert deciders == {seat} and forced > 0
+    else:
+        assert deciders == {0, 1} and forced == 0
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_ismcts_against_random_reacting_opponents(name):
     game = get_spec(name).configure(None)
@@ -192,7 +238,9 @@ def test_react_may_decline_with_wait_edge():
 
 @pytest.mark.parametrize("bad", [{"budget": 0}, {"ms": -1}, {"rollout": "greedy"},
                                  {"reward": "money"}, {"depth": -1}, {"depth": "ten"},
-                                 {"react_p": 1.5}, {"react_p": float("nan")}])
+                                 {"react_p": 1.5}, {"react_p": float("nan")},
+                                 {"opponents": "oracle"},
+                                 {"opponents": "policy", "rollout": "random"}])
 def test_bad_parameters_are_config_errors(bad):
     game = get_spec("president").configure(None)
     with pytest.raises(ConfigError):
@@ -378,8 +426,10 @@ def test_prior_leans_on_the_rollout_policy(name):
 
 
 @pure_only
+@pytest.mark.parametrize("opponents", ["search", "policy"])
 @pytest.mark.parametrize("name", game_names())
-def test_rollout_bots_are_fresh_and_the_hint_sees_only_the_real_game(name, monkeypatch):
+def test_rollout_bots_are_fresh_and_the_hint_sees_only_the_real_game(name, opponents,
+                                                                     monkeypatch):
     """The rollout policy's bots are new for every search and read one round only (a
     descent may cross into the next round), and the instance that gives the root's hint
     is shown only the real game: a policy that learns from what it reads (HOAX's bluff
@@ -402,7 +452,7 @@ def test_rollout_bots_are_fresh_and_the_hint_sees_only_the_real_game(name, monke
             return super().react(obs)
 
     monkeypatch.setattr(type(game), "bots", lambda self: {"heuristic": Recording})
-    bot = ISMCTSBot(game, 0, seed=3, budget=20)
+    bot = ISMCTSBot(game, 0, seed=3, budget=20, opponents=opponents)
     others = [RandomBot(game, s, s) for s in range(game.num_players)]
     rng = random.Random(3)
     users: list[list[object]] = []  # the rollout bots of each search (kept alive)

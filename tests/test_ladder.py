@@ -117,6 +117,25 @@ def test_the_default_agents_and_the_levels():
         [("random", ("easy",)), ("heuristic", ("medium",)), ("hard", ("hard",))]
 
 
+@pytest.mark.parametrize("name", game_names())
+def test_the_hard_level_plays_its_games_search_settings(name):
+    """The hard level (at a table, capped, and on the ladder, uncapped) is the search at
+    the game's budget with the settings its package states (``GameSpec.hard_search``)."""
+    from spieltisch.bots import make_bot, parse_bot_spec
+    from spieltisch.bots.levels import HARD_MS, REACT_SHARE, bot_spec, hard_budget
+
+    game = get_spec(name).configure(None, {})
+    budget = hard_budget(game.spec)
+    # the settings as a bot spec gives them (numbers as numbers)
+    settings = parse_bot_spec(f"ismcts::{game.spec.hard_search}")[1]
+    for spec, ms in ((bot_spec(game, Level.HARD), HARD_MS), (lad.level_spec(game, Level.HARD),
+                                                             None)):
+        bot = make_bot(game, spec, 0, 1)
+        assert (bot.budget, bot.react_budget, bot.ms) == \
+            (budget, max(1, round(budget * REACT_SHARE)), ms), spec
+        assert {key: getattr(bot, key) for key in settings} == settings, spec
+
+
 @pytest.mark.parametrize("args,code,message", [
     (["ladder", "nogame"], 2, "unknown game 'nogame'"),
     (["ladder", "hockey", "--agents", "random,nobody"], 2, "unknown bot 'nobody'"),

@@ -25,6 +25,9 @@ from spieltisch.core import game_names, get_spec
 from spieltisch.core.game import Game, State
 
 GAMES = game_names()
+#: (game, how the search plays the other seats): ``policy`` where a heuristic bot plays them.
+SEARCHES = [(name, opponents) for name in GAMES for opponents in ("search", "policy")
+            if opponents == "search" or "heuristic" in get_spec(name).configure(None).bots()]
 
 #: Decisions checked per game, spread over two seeded random games.
 POSITIONS = 6
@@ -90,16 +93,17 @@ def positions(name: str) -> list[tuple[State[Any], int, bool]]:
     return chosen
 
 
-def search(state: State[Any], seat: int, required: bool, seed: int) -> tuple[Any, ...]:
+def search(state: State[Any], seat: int, required: bool, seed: int,
+           opponents: str = "search") -> tuple[Any, ...]:
     """The seeded search's decision and the work it did (simulations, rollout actions)."""
-    bot = ISMCTSBot(state.game, seat, seed=seed, budget=BUDGET)
+    bot = ISMCTSBot(state.game, seat, seed=seed, budget=BUDGET, opponents=opponents)
     obs = Observation(state, seat, required)
     choice = bot.act(obs) if required else bot.react(obs)
     return choice, bot.last_search["simulations"], bot.last_search["rollout_actions"]
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_a_seat_that_cannot_tell_two_states_apart_decides_the_same(name):
+@pytest.mark.parametrize("name,opponents", SEARCHES)
+def test_a_seat_that_cannot_tell_two_states_apart_decides_the_same(name, opponents):
     for k, (state, seat, required) in enumerate(positions(name)):
         for twin_seed in (101, 202):
             twin = state.determinise(seat, random.Random(twin_seed))
@@ -111,8 +115,10 @@ def test_a_seat_that_cannot_tell_two_states_apart_decides_the_same(name):
                 a = state.determinise(seat, random.Random(i)).full_view()
                 b = twin.determinise(seat, random.Random(i)).full_view()
                 assert a == b, f"{where}: determinise reads hidden cards"
-            # the search: the same decision and the same rollouts
-            assert search(state, seat, required, 7 + k) == search(twin, seat, required, 7 + k), \
+            # the search (the others' moves searched, or played by the rollout policy):
+            # the same decision and the same rollouts
+            assert search(state, seat, required, 7 + k, opponents) == \
+                search(twin, seat, required, 7 + k, opponents), \
                 f"{where}: the search's decision depends on hidden cards"
 
 

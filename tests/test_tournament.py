@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 
 import pytest
 from typer.testing import CliRunner
@@ -53,14 +54,72 @@ def test_duplicate_deals_share_the_first_deal():
 
 def test_ratings_order_follows_places():
     specs = ["weak", "strong"]
-    records = [{"bots": ["weak", "strong"], "ranks": [2, 1], "winner": 1, "scores": [0, 1],
-                "actions": 1}] * 20
+    records = [{"deal": i, "bots": ["weak", "strong"], "ranks": [2, 1], "winner": 1,
+                "scores": [0, 1], "actions": 1} for i in range(20)]
     rates = tour.ratings(records, specs)
     assert rates["strong"]["mu"] > rates["weak"]["mu"]
     summary = tour.summarise(records, specs, 2)
     strong = next(b for b in summary["bots"] if b["bot"] == "strong")
     assert strong["win_rate"] == 1.0 and strong["ci95"][0] > 0.8
     assert strong["mean_place"] == 1.0
+    # every deal the same: the deals' interval has no width
+    assert summary["head_to_head"][0]["ci95_deals"] == [0.0, 0.0]
+
+
+def rec(deal: int, bots: list[str], ranks: list[int]) -> dict:
+    return {"deal": deal, "bots": bots, "ranks": ranks}
+
+
+def test_head_to_head_counts_seat_pairs_and_deals():
+    # 3 seats, bots a, b; deal 0 has two games (a tie counts one half)
+    records = [rec(0, ["a", "b", "a"], [1, 2, 3]),  # a's seat pairs: ahead, behind
+               rec(0, ["b", "a", "b"], [1, 1, 3]),  # a tie, then ahead
+               rec(1, ["a", "b", "b"], [3, 1, 2]),  # behind twice
+               rec(2, ["a", "b", "b"], [1, 2, 3]),  # ahead twice
+               rec(3, ["b", "a", "a"], [2, 1, 3])]  # ahead, behind
+    assert tour.deal_shares(records, "a", "b") == \
+        {0: (2.5, 4), 1: (0.0, 2), 2: (2.0, 2), 3: (1.0, 2)}
+    (h,) = tour.head_to_head(records, ["a", "b"])
+    assert (h["games"], h["seat_pairs"], h["deals"]) == (5, 10, 4)
+    assert h["a_ahead"] == 5.5 / 10
+    assert h["ci95"] == list(tour.wilson(5.5, 10))
+    # the ratio estimator: share 0.55, per-deal residuals ahead - 0.55 * pairs
+    residuals = [2.5 - 2.2, 0.0 - 1.1, 2.0 - 1.1, 1.0 - 1.1]
+    se = (sum(r * r for r in residuals) / 3 / 4) ** 0.5 / 2.5
+    assert h["ci95_deals"] == pytest.approx([0.55 - 3.182 * se, 1.0])  # (above 1: kept at 1)
+    assert 0.55 + 3.182 * se > 1.0
+    # one deal is no interval; a bot that never met the other has no pairs
+    (one,) = tour.head_to_head(records[:2], ["a", "b"])
+    assert one["ci95_deals"] is None and one["a_ahead"] == 2.5 / 4
+    assert tour.head_to_head(records, ["a", "c"])[0]["seat_pairs"] == 0
+
+
+def test_deal_interval_is_the_t_interval_of_the_deal_shares_when_deals_are_alike():
+    shares = [0.5, 1.0, 0.25, 0.75, 1.0, 0.5]
+    lo, hi = tour.deal_interval([(4 * x, 4) for x in shares])
+    half = 2.571 * statistics.stdev(shares) / len(shares) ** 0.5
+    assert (lo, hi) == pytest.approx((0.666667 - half, 0.666667 + half), abs=1e-6)
+    # kept within [0, 1]
+    assert tour.deal_interval([(2, 2), (0, 2), (0, 2)])[0] == 0.0
+
+
+def test_t_quantiles_agree_with_scipy():
+    from scipy.stats import t
+
+    for df in range(1, 400):
+        assert tour.t975(df) == pytest.approx(t.ppf(0.975, df), abs=1e-3), df
+
+
+def test_paired_difference_compares_deal_by_deal():
+    first = [rec(d, ["x", "h"], ranks) for d, ranks in
+             [(0, [1, 2]), (1, [1, 2]), (2, [2, 1]), (3, [1, 2]), (9, [1, 2])]]
+    second = [rec(d, ["y", "h"], ranks) for d, ranks in
+              [(0, [2, 1]), (1, [1, 2]), (2, [2, 1]), (3, [2, 1])]]
+    out = tour.paired_difference(first, second, ("x", "h"), ("y", "h"))
+    diffs = [1.0, 0.0, 0.0, 1.0]  # deal 9 was not played in the second: left out
+    half = 3.182 * statistics.stdev(diffs) / 2
+    assert out["deals"] == 4 and out["difference"] == 0.5
+    assert out["ci95"] == pytest.approx([0.5 - half, 0.5 + half])
 
 
 def test_same_bot_on_several_seats_is_rated_once_per_game():
@@ -273,3 +332,38 @@ def test_a_journal_of_a_longer_run_is_kept(tmp_path):
     assert "resuming: 6 of 6 games already played" in _said(r)
     assert json.loads(out.read_text())["records"] == records[:6]
     assert journal.read_text() == text
+
+
+def test_the_paired_script_compares_two_tournaments_and_names_bad_files(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "paired.py"
+
+    def write(name: str, bots: list[str], ranks: list[list[int]], seed: int = 4) -> Path:
+        records = [rec(d, bots, r) for d, r in enumerate(ranks)]
+        path = tmp_path / name
+        path.write_text(json.dumps({"game": "hockey", "seed": seed, "specs": bots,
+                                    "records": records}))
+        return path
+
+    one = write("one.json", ["x", "h"], [[1, 2], [1, 2], [2, 1], [1, 2]])
+    two = write("two.json", ["y", "h"], [[2, 1], [1, 2], [2, 1], [2, 1]])
+
+    def run(*args: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(script), *map(str, args)],
+                              capture_output=True, text=True, timeout=60)
+
+    done = run(one, two)
+    assert done.returncode == 0, done.stderr
+    half = 3.182 * statistics.stdev([0.0, 0.0, 1.0, 1.0]) / 2
+    assert f"paired over 4 deals: +0.500 (95% {0.5 - half:+.3f} to {0.5 + half:+.3f})" \
+        in done.stdout
+    assert "one.json: x ahead of h 0.750" in done.stdout
+    other_seed = write("three.json", ["y", "h"], [[2, 1]] * 4, seed=5)
+    assert "not the same deals" in run(one, other_seed).stderr
+    (tmp_path / "bad.json").write_text("{")
+    bad = run(one, tmp_path / "bad.json")
+    assert bad.returncode != 0 and "bad.json: not a tournament's --out file" in bad.stderr
+    assert "Traceback" not in bad.stderr

@@ -42,7 +42,7 @@ from typing import Any
 
 from . import tournament as tour
 from .bots import make_bot
-from .bots.levels import REACT_SHARE, Level, hard_budget
+from .bots.levels import Level, hard_spec
 from .core.game import ConfigError, Game
 from .core.registry import get_spec
 from .simulate import Workers, map_in_order, wilson
@@ -75,8 +75,7 @@ def level_spec(game: Game, level: Level) -> str:
         return "random"
     if level is Level.MEDIUM:
         return "heuristic" if "heuristic" in game.bots() else "random"
-    budget = hard_budget(game.spec)
-    return f"ismcts:{budget}:react_budget={max(1, round(budget * REACT_SHARE))}"
+    return hard_spec(game, capped=False)
 
 
 def default_agents(game: Game) -> list[str]:

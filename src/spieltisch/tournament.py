@@ -240,31 +240,95 @@ def ratings(records: Sequence[dict[str, Any]], specs: Sequence[str]) -> dict[str
             for name, rt in current.items()}
 
 
+def deal_shares(records: Sequence[dict[str, Any]], a: str,
+                b: str) -> dict[int, tuple[float, int]]:
+    """Per deal, over its games and every pair of seats held by ``a`` and ``b``: how many
+    pairs ``a`` finished ahead in (a tie counts one half), and how many pairs there were."""
+    out: dict[int, tuple[float, int]] = {}
+    for r in records:
+        sa = [s for s, x in enumerate(r["bots"]) if x == a]
+        sb = [s for s, x in enumerate(r["bots"]) if x == b]
+        if not sa or not sb:
+            continue
+        ranks = r["ranks"]
+        ahead = sum(1.0 if ranks[x] < ranks[y] else 0.5 if ranks[x] == ranks[y] else 0.0
+                    for x in sa for y in sb)
+        score, pairs = out.get(r["deal"], (0.0, 0))
+        out[r["deal"]] = (score + ahead, pairs + len(sa) * len(sb))
+    return out
+
+
 def head_to_head(records: Sequence[dict[str, Any]], specs: Sequence[str]) -> list[dict[str, Any]]:
     """For each pair of bots A, B: over every game and every pair of seats held by A
-    and B, the share of "A finished ahead of B" (a tie counts one half), with a 95%
-    Wilson interval over those seat pairs (seat pairs of one game are not
-    independent, so the interval is a little optimistic when a bot holds several)."""
+    and B, the share of "A finished ahead of B" (a tie counts one half), with two 95%
+    intervals. ``ci95``: Wilson over the seat pairs (a little optimistic: the pairs of
+    one game are not independent). ``ci95_deals``: over the deals, the independent
+    units (the games of a deal share its cards; ``deal_interval``)."""
     out = []
     for i, a in enumerate(specs):
         for b in specs[i + 1:]:
-            pairs = 0
-            score = 0.0
-            games = 0
-            for r in records:
-                sa = [s for s, x in enumerate(r["bots"]) if x == a]
-                sb = [s for s, x in enumerate(r["bots"]) if x == b]
-                if not sa or not sb:
-                    continue
-                games += 1
-                for x in sa:
-                    for y in sb:
-                        pairs += 1
-                        rx, ry = r["ranks"][x], r["ranks"][y]
-                        score += 1.0 if rx < ry else 0.5 if rx == ry else 0.0
+            deals = deal_shares(records, a, b)
+            score = sum(s for s, _ in deals.values())
+            pairs = sum(n for _, n in deals.values())
+            games = sum(1 for r in records if a in r["bots"] and b in r["bots"])
             lo, hi = wilson(score, pairs)
             out.append({"a": a, "b": b, "games": games, "seat_pairs": pairs,
-                        "a_ahead": score / pairs if pairs else 0.0, "ci95": [lo, hi]})
+                        "a_ahead": score / pairs if pairs else 0.0, "ci95": [lo, hi],
+                        "deals": len(deals), "ci95_deals": deal_interval(list(deals.values()))})
+    return out
+
+
+#: Student's t, 97.5% quantile, for 1 to 30 degrees of freedom (a two-sided 95% interval).
+T975: tuple[float, ...] = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+    2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+    2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t975(df: int) -> float:
+    """Student's t 97.5% quantile for ``df`` degrees of freedom (beyond the table, the
+    first terms of its expansion about the normal's 1.96: off by under 0.001)."""
+    if df <= len(T975):
+        return T975[df - 1]
+    z = 1.959964
+    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df)
+
+
+def deal_interval(deals: Sequence[tuple[float, int]]) -> list[float] | None:
+    """95% interval of the share of pairs ahead from per-deal ``(ahead, pairs)``: the
+    overall share (all pairs weighted alike, as the share itself) ± Student's t times
+    its standard error with the deals as units (the ratio estimator of a cluster
+    sample), kept within [0, 1]; ``None`` below two deals. Where every deal ends alike it
+    has no width: read the Wilson interval then."""
+    deals = [(s, n) for s, n in deals if n]
+    k = len(deals)
+    if k < 2:
+        return None
+    pairs = sum(n for _, n in deals)
+    share = sum(s for s, _ in deals) / pairs
+    mean_pairs = pairs / k
+    spread = sum((s - share * n) ** 2 for s, n in deals) / (k - 1)
+    half = t975(k - 1) * (spread / k) ** 0.5 / mean_pairs
+    return [max(0.0, share - half), min(1.0, share + half)]
+
+
+def paired_difference(first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]],
+                      a: tuple[str, str], b: tuple[str, str]) -> dict[str, Any]:
+    """Two tournaments on the same deals (the same seed): how much more often bot
+    ``a[0]`` finished ahead of ``a[1]`` in ``first`` than ``b[0]`` of ``b[1]`` in
+    ``second``. Per deal both have a share of pairs ahead; over the deals both played,
+    the mean of their differences ± Student's t standard errors (deals are the units:
+    pairing them takes the luck of the cards out of the comparison)."""
+    one, two = deal_shares(first, *a), deal_shares(second, *b)
+    common = sorted(set(one) & set(two))
+    diffs = [one[d][0] / one[d][1] - two[d][0] / two[d][1] for d in common
+             if one[d][1] and two[d][1]]
+    out: dict[str, Any] = {"deals": len(diffs), "difference": None, "ci95": None}
+    if diffs:
+        out["difference"] = statistics.fmean(diffs)
+    if len(diffs) >= 2:
+        half = t975(len(diffs) - 1) * statistics.stdev(diffs) / len(diffs) ** 0.5
+        out["ci95"] = [out["difference"] - half, out["difference"] + half]
     return out
 
 
@@ -300,5 +364,6 @@ def summarise(records: Sequence[dict[str, Any]], specs: Sequence[str],
             "mean_actions": statistics.fmean(r["actions"] for r in records) if records else 0.0}
 
 
-__all__ = ["Match", "head_to_head", "lineup", "matches_for", "play_match", "ratings",
-           "rounded_games", "run", "summarise"]
+__all__ = ["T975", "Match", "deal_interval", "deal_shares", "head_to_head", "lineup",
+           "matches_for", "paired_difference", "play_match", "ratings", "rounded_games", "run",
+           "summarise", "t975"]

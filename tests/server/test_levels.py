@@ -30,8 +30,9 @@ def test_each_level_names_its_bot(name: str) -> None:
     medium = "heuristic" if "heuristic" in game.bots() else "random"
     assert bot_spec(game, Level.EASY) == "random"
     assert bot_spec(game, Level.MEDIUM) == medium
+    settings = f":{game.spec.hard_search}" if game.spec.hard_search else ""
     assert bot_spec(game, Level.HARD) == \
-        f"ismcts:{budget}:react_budget={round(budget / 4)}:ms={HARD_MS}"
+        f"ismcts:{budget}:react_budget={round(budget / 4)}{settings}:ms={HARD_MS}"
     hard = make_seat_bot(game, "hard", 1, 7)
     assert isinstance(hard, ISMCTSBot)
     assert (hard.budget, hard.react_budget, hard.ms, hard.seat) == \

@@ -6,8 +6,9 @@ A level names the bot that plays it, for any game:
 * medium: the game's ``heuristic`` bot (``random`` where a game has none);
 * hard: ``ismcts`` with a per-game simulation budget (``GameSpec.hard_budget``) measured so
   that a decision answers within 2 s on the development machine, a quarter of it for
-  out-of-turn chances (``REACT_SHARE``), and a wall-clock cap of ``HARD_MS`` on top in
-  case the machine is busier than when it was measured.
+  out-of-turn chances (``REACT_SHARE``), the settings the game's package measured best
+  (``GameSpec.hard_search``, e.g. ``opponents=policy``), and a wall-clock cap of
+  ``HARD_MS`` on top in case the machine is busier than when it was measured.
 
 No level sees hidden cards: every bot reads only its own seat's view (``Observation``);
 the search bot samples the unseen cards afresh, consistent with what it has seen.
@@ -142,9 +143,18 @@ def bot_spec(game: Game, level: Level) -> str:
         return "random"
     if level is Level.MEDIUM:
         return "heuristic" if "heuristic" in game.bots() else "random"
+    return hard_spec(game)
+
+
+def hard_spec(game: Game, capped: bool = True) -> str:
+    """The hard level's search in ``game``: its budget, a share of it for reactions, the
+    game's own search settings (``GameSpec.hard_search``) and, when ``capped``, the
+    wall-clock cap."""
     budget = hard_budget(game.spec)
     react = max(1, round(budget * REACT_SHARE))
-    return f"ismcts:{budget}:react_budget={react}:ms={HARD_MS}"
+    extra = f":{game.spec.hard_search}" if game.spec.hard_search else ""
+    cap = f":ms={HARD_MS}" if capped else ""
+    return f"ismcts:{budget}:react_budget={react}{extra}{cap}"
 
 
 def make_seat_bot(game: Game, spec: str, seat: int, seed: int | None) -> Bot:
@@ -203,5 +213,5 @@ def offered(lang: str | None, game: str | None = None) -> list[dict[str, Any]]:
 
 __all__ = ["ABOUT", "DEFAULT_HARD_BUDGET", "HARD_MS", "LABELS", "POLICY_ABOUT",
            "POLICY_LEVELS", "REACT_SHARE", "Level", "PolicyLevel", "add_policy_level",
-           "bot_spec", "fallback_bot", "hard_budget", "is_level", "make_seat_bot", "offered",
-           "policy_spec", "stored_level"]
+           "bot_spec", "fallback_bot", "hard_budget", "hard_spec", "is_level", "make_seat_bot",
+           "offered", "policy_spec", "stored_level"]

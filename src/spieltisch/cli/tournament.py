@@ -141,12 +141,15 @@ def print_table(summary: dict[str, Any], console: Any) -> None:
 def head_to_head_table(pairs: list[dict[str, Any]], **table: Any) -> Table:
     """Each pair of agents: the share of seat pairs where A finished ahead of B."""
     t = Table(title="Head to head (share of seat pairs where A finished ahead of B)", **table)
-    for col in ("A", "B", "games", "seat pairs", "A ahead", "95% interval"):
+    for col in ("A", "B", "games", "seat pairs", "A ahead", "95% (seat pairs)",
+                "95% (deals)"):
         t.add_column(col, justify="right")
     for h in pairs:
         lo, hi = h["ci95"]
+        by_deal = h["ci95_deals"]
         t.add_row(h["a"], h["b"], str(h["games"]), str(h["seat_pairs"]),
-                  f"{h['a_ahead']:.3f}", f"{lo:.3f}–{hi:.3f}")
+                  f"{h['a_ahead']:.3f}", f"{lo:.3f}–{hi:.3f}",
+                  f"{by_deal[0]:.3f}–{by_deal[1]:.3f}" if by_deal else "–")
     return t
 
 

@@ -950,6 +950,9 @@ class GameSpec:
     #: The hard bot level's simulations per decision (``bots.levels``), measured for this
     #: game with ``benchmarks/bot_levels.py``; None: not measured, the levels' default.
     hard_budget: int | None = None
+    #: More settings of the hard level's search, as a bot spec's ``key=value`` items
+    #: joined by ``:`` (``"opponents=policy"``), measured for this game (``bots.levels``).
+    hard_search: str = ""
     #: The search bot's rollout depth when its spec names none (``bots.ismcts``); None:
     #: its default (a cut where the game has an ``estimate()`` of its own, else none).
     search_depth: int | None = None
