@@ -18,18 +18,28 @@ from typing import Any
 
 from spieltisch.tournament import head_to_head, paired_difference
 
+#: What two tournaments must share to have been played on the same deals.
+SAME_DEALS = ("game", "players", "options", "seed")
+
 
 def load(path: Path) -> dict[str, Any]:
     """A tournament's results; exits with a clear message for a file that is not one."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         specs, records = data["specs"], data["records"]
+        if not (isinstance(specs, list) and all(isinstance(b, str) for b in specs)
+                and isinstance(records, list)):
+            raise ValueError("'specs' must list bot specs and 'records' the games")
+        for r in records:
+            if not (isinstance(r, dict) and isinstance(r.get("deal"), int)
+                    and isinstance(r.get("bots"), list) and isinstance(r.get("ranks"), list)
+                    and len(r["bots"]) == len(r["ranks"])):
+                raise ValueError(f"a game record without its deal, bots and ranks: {r!r:.80}")
     except (OSError, ValueError, KeyError, TypeError) as exc:
         sys.exit(f"{path}: not a tournament's --out file ({exc})")
     if len(specs) != 2:
         sys.exit(f"{path}: {len(specs)} bots; compare tournaments of two bots")
-    return {"specs": specs, "records": records, "game": data.get("game"),
-            "seed": data.get("seed")}
+    return {"specs": specs, "records": records, **{k: data.get(k) for k in SAME_DEALS}}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -38,9 +48,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("second", type=Path)
     args = parser.parse_args(argv)
     one, two = load(args.first), load(args.second)
-    if (one["game"], one["seed"]) != (two["game"], two["seed"]):
-        sys.exit(f"not the same deals: {one['game']} seed {one['seed']} against "
-                 f"{two['game']} seed {two['seed']}")
+    differ = [k for k in SAME_DEALS if one[k] != two[k]]
+    if differ:
+        sys.exit("not the same deals: " + "; ".join(
+            f"{k} {one[k]} against {two[k]}" for k in differ))
     for t, path in ((one, args.first), (two, args.second)):
         (h,) = head_to_head(t["records"], t["specs"])
         lo, hi = h["ci95_deals"] or (float("nan"), float("nan"))

@@ -344,8 +344,8 @@ def test_the_paired_script_compares_two_tournaments_and_names_bad_files(tmp_path
     def write(name: str, bots: list[str], ranks: list[list[int]], seed: int = 4) -> Path:
         records = [rec(d, bots, r) for d, r in enumerate(ranks)]
         path = tmp_path / name
-        path.write_text(json.dumps({"game": "hockey", "seed": seed, "specs": bots,
-                                    "records": records}))
+        path.write_text(json.dumps({"game": "hockey", "players": 2, "options": {},
+                                    "seed": seed, "specs": bots, "records": records}))
         return path
 
     one = write("one.json", ["x", "h"], [[1, 2], [1, 2], [2, 1], [1, 2]])
@@ -362,8 +362,10 @@ def test_the_paired_script_compares_two_tournaments_and_names_bad_files(tmp_path
         in done.stdout
     assert "one.json: x ahead of h 0.750" in done.stdout
     other_seed = write("three.json", ["y", "h"], [[2, 1]] * 4, seed=5)
-    assert "not the same deals" in run(one, other_seed).stderr
-    (tmp_path / "bad.json").write_text("{")
-    bad = run(one, tmp_path / "bad.json")
-    assert bad.returncode != 0 and "bad.json: not a tournament's --out file" in bad.stderr
-    assert "Traceback" not in bad.stderr
+    assert "not the same deals: seed 4 against 5" in run(one, other_seed).stderr
+    for text in ("{", '{"specs": 5, "records": []}', '{"specs": ["a", "b"], "records": [1]}',
+                 '{"specs": ["a", "b"], "records": [{"deal": 0, "bots": ["a"]}]}'):
+        (tmp_path / "bad.json").write_text(text)
+        bad = run(one, tmp_path / "bad.json")
+        assert bad.returncode != 0 and "bad.json: not a tournament's --out file" in bad.stderr
+        assert "Traceback" not in bad.stderr, text
