@@ -42,7 +42,7 @@ from typing import Any
 
 from . import tournament as tour
 from .bots import make_bot
-from .bots.levels import Level, hard_spec
+from .bots.levels import Level, bot_spec, hard_spec
 from .core.game import ConfigError, Game
 from .core.registry import get_spec
 from .simulate import Workers, map_in_order, wilson
@@ -71,11 +71,7 @@ class Agent:
 def level_spec(game: Game, level: Level) -> str:
     """The bot spec of ``level`` in the ladder: ``bots.levels.bot_spec`` without the hard
     level's wall-clock cap (see the module docstring)."""
-    if level is Level.EASY:
-        return "random"
-    if level is Level.MEDIUM:
-        return "heuristic" if "heuristic" in game.bots() else "random"
-    return hard_spec(game, capped=False)
+    return hard_spec(game, capped=False) if level is Level.HARD else bot_spec(game, level)
 
 
 def default_agents(game: Game) -> list[str]:

@@ -450,14 +450,7 @@ class ISMCTSBot(Bot):
         required = state.to_act()
         optional = state.out_of_turn()
         if optional:
-            # a random order, much cheaper than a shuffle: the others in a random rotation,
-            # this bot at a random place among them (each seat acts before this bot, and
-            # first, as often as with a shuffle)
-            me = self.seat
-            order = _rotated([s for s in optional if s not in required and s != me], rng.random)
-            if me in optional and me not in required:
-                order.insert(int(rng.random() * (len(order) + 1)), me)
-            for s in order:
+            for s in self._reaction_order(optional, required):
                 if s == self.seat:
                     if declined == state.move_number:
                         continue
@@ -469,9 +462,29 @@ class ISMCTSBot(Bot):
                     if actions:
                         return s, actions
         if required:
-            s = required[0] if len(required) == 1 else \
-                required[int(rng.random() * len(required))]
+            s = self._one_of(required)
             return s, state.legal_actions(s)
+        return self._deadline(state)
+
+    def _reaction_order(self, optional: Sequence[int], required: Sequence[int]) -> list[int]:
+        """The seats of ``optional`` not in ``required``, in the model's random order, much
+        cheaper than a shuffle: the others in a random rotation, this bot at a random place
+        among them (each seat acts before this bot, and first, as often as with a
+        shuffle)."""
+        me = self.seat
+        random = self.rng.random
+        order = _rotated([s for s in optional if s not in required and s != me], random)
+        if me in optional and me not in required:
+            order.insert(int(random() * (len(order) + 1)), me)
+        return order
+
+    def _one_of(self, required: Sequence[int]) -> int:
+        """One of the seats the game waits for, at random (a vote asks each in turn)."""
+        return required[0] if len(required) == 1 else \
+            required[int(self.rng.random() * len(required))]
+
+    def _deadline(self, state: State[Any]) -> tuple[int, Any]:
+        """Nobody acts: ``(_FORCED, (seat, action))`` of the earliest deadline."""
         deadlines = state.deadlines()
         if not deadlines:
             raise RuntimeError(f"{state.game.name}: nobody may act and no deadline runs")
@@ -497,10 +510,7 @@ class ISMCTSBot(Bot):
         required = state.to_act()
         optional = state.out_of_turn()
         if optional:
-            order = _rotated([s for s in optional if s not in required and s != me], rng.random)
-            if me in optional and me not in required:
-                order.insert(int(rng.random() * (len(order) + 1)), me)
-            for s in order:
+            for s in self._reaction_order(optional, required):
                 if s == me:
                     actions = state.legal_actions(s) if declined != state.move_number else ()
                     if actions:
@@ -517,8 +527,7 @@ class ISMCTSBot(Bot):
                     self._rollout_actions += 1
                     return _FORCED, (s, a)
         if required:
-            s = required[0] if len(required) == 1 else \
-                required[int(rng.random() * len(required))]
+            s = self._one_of(required)
             if s == me:
                 return s, state.legal_actions(s)
             a = None if eps and rng.random() < eps else \
@@ -528,11 +537,7 @@ class ISMCTSBot(Bot):
                 a = actions[int(rng.random() * len(actions))]
             self._rollout_actions += 1
             return _FORCED, (s, a)
-        deadlines = state.deadlines()
-        if not deadlines:
-            raise RuntimeError(f"{state.game.name}: nobody may act and no deadline runs")
-        first = min(deadlines, key=lambda d: d.seconds)
-        return _FORCED, (first.seat, first.action)
+        return self._deadline(state)
 
     # -- rollouts ------------------------------------------------------------------------
     def _play_out(self, state: State[Any]) -> list[float]:
