@@ -50,7 +50,9 @@ class League(gymnasium.Wrapper):
 
     def __init__(self, env: SingleAgentEnv, heuristic: float, league: int, seed: int) -> None:
         super().__init__(env)
-        self.observation_space = env.observation_space["observation"]
+        spaces = env.observation_space
+        assert isinstance(spaces, gymnasium.spaces.Dict)  # observation and action mask
+        self.observation_space = spaces["observation"]
         self.heuristic = heuristic
         self.size = league
         self.pool: list[PolicyNet] = []
@@ -93,7 +95,7 @@ class League(gymnasium.Wrapper):
         return obs["observation"], float(reward), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
-        return self.env.unwrapped.action_masks()  # type: ignore[attr-defined,no-any-return]
+        return self.env.unwrapped.action_masks()  # type: ignore[attr-defined]
 
 
 def imitation_data(game: str, players: int | None, decisions: int, seed: int,
