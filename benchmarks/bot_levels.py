@@ -18,7 +18,8 @@ measured figures are halved before they are trusted).
 
 ``--level hard`` times the hard level as the server plays it (its budget, its share for
 out-of-turn chances and its wall-clock cap, ``spieltisch.bots.levels``) and prints the
-median, p95 and max per game (issue 35: p95 at most 1.5 s in every game).
+median, p95 and max per game (issue 35: p95 at most 1.5 s in every game), and how many
+searches the cap stopped before their budget was spent.
 
 Keep runs short: ``--seconds`` bounds each (game, budget) cell; a cell always finishes
 the decision it is in.
@@ -57,6 +58,9 @@ class Cell:
     budget: int
     act: list[float] = field(default_factory=list)
     react: list[float] = field(default_factory=list)
+    #: simulations of each searched decision that a wall-clock cap or halt ended before
+    #: its budget was spent
+    short: list[int] = field(default_factory=list)
 
     @property
     def times(self) -> list[float]:
@@ -73,10 +77,20 @@ class Timed(Bot):
 
     def _timed(self, search: Callable[[Observation], int | None], obs: Observation,
                into: list[float]) -> int | None:
+        before = getattr(self.bot, "last_search", None)
         t = time.perf_counter()
         action = search(obs)
         into.append(time.perf_counter() - t)
+        last = getattr(self.bot, "last_search", None)
+        if last is not None and last is not before and (
+                last.get("halted") or self._cut(last["simulations"], into is self.cell.react)):
+            self.cell.short.append(int(last["simulations"]))
         return action
+
+    def _cut(self, simulations: int, react: bool) -> bool:
+        """The search ran fewer simulations than its budget (its clock ended it)."""
+        budget = getattr(self.bot, "react_budget" if react else "budget", None)
+        return budget is not None and simulations < budget
 
     def act(self, obs: Observation) -> int | None:
         actions = obs.legal_actions()
@@ -136,12 +150,14 @@ def time_level(level: str, names: list[str], seconds: float, out_path: str | Non
         if not t:
             print(f"{name} {c.players}p {level}: no searched decision")
             continue
+        short = (f"; {len(c.short)} stopped short of the budget by the clock (mean "
+                 f"{statistics.mean(c.short):.0f} simulations)" if c.short else "")
         print(f"{name:13s} {c.players}p {level}: {len(c.act):4d} act + {len(c.react):4d} "
               f"react decisions; median {statistics.median(t):.3f} s, p95 "
-              f"{percentile(t, 95):.3f} s, max {max(t):.3f} s", flush=True)
+              f"{percentile(t, 95):.3f} s, max {max(t):.3f} s{short}", flush=True)
         out.append({"game": name, "players": c.players, "level": level, "act": len(c.act),
                     "react": len(c.react), "median": statistics.median(t),
-                    "p95": percentile(t, 95), "max": max(t)})
+                    "p95": percentile(t, 95), "max": max(t), "short": c.short})
     if out_path:
         with open(out_path, "w") as f:
             json.dump(out, f, indent=1)

@@ -98,6 +98,23 @@ def test_hard_level_decision_times(tmp_path: Path) -> None:
     assert printed.startswith("hockey        2p hard:")
     (row,) = json.loads(figures.read_text())
     assert row["game"] == "hockey" and row["level"] == "hard" and row["act"] >= 1
+    # a search stopped short was cut by the 1.3 s cap: fewer than its 1,100 simulations
+    assert all(0 < sims < 1100 for sims in row["short"])
+
+
+def test_level_timing_counts_the_searches_a_clock_stopped() -> None:
+    """A search whose clock ends long before its budget is counted as stopped short, with
+    the simulations it ran; one that spends its budget is not."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import bot_levels
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    cut = bot_levels.measure("hockey", 0, 0.3, level="ismcts:1000000:ms=2")
+    assert cut.act and len(cut.short) == len(cut.act)
+    assert all(0 < sims < 1_000_000 for sims in cut.short)
+    whole = bot_levels.measure("hockey", 0, 0.3, level="ismcts:5")
+    assert whole.act and whole.short == []
 
 
 def test_long_replay_pages() -> None:

@@ -51,7 +51,7 @@ Modelling choices (the engine lets several seats act at once):
   (``scripts/paired.py``): Pixmit 4p 0.516 -> 0.605 (+0.089, +0.014 to +0.164),
   President 5p 0.632 -> 0.670 (+0.038, -0.029 to +0.105), Hockey 0.590 -> 0.620 (+0.030,
   -0.048 to +0.108). A game chooses it for its hard level (``GameSpec.hard_search``);
-  Pixmit, President and Hockey do (``docs/strength.md``).
+  Pixmit, President and Hockey do (``docs/strength.md``; Pixmit's with ``reward=rank``).
 * **The bot's own optional actions** are real decisions inside the tree: its
   out-of-turn edges plus a ``WAIT`` edge (decline; the state does not change and
   the others may act). In rollouts the bot reacts like the opponents.
