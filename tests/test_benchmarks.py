@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from spieltisch.core import game_names
+from spieltisch.bots.levels import hard_budget
+from spieltisch.core import game_names, get_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = ROOT / "build" / "compiled"
@@ -98,8 +99,9 @@ def test_hard_level_decision_times(tmp_path: Path) -> None:
     assert printed.startswith("hockey        2p hard:")
     (row,) = json.loads(figures.read_text())
     assert row["game"] == "hockey" and row["level"] == "hard" and row["act"] >= 1
-    # a search stopped short was cut by the 1.3 s cap: fewer than its 1,100 simulations
-    assert all(0 < sims < 1100 for sims in row["short"])
+    # a search stopped short was cut by the 1.3 s cap: fewer than the level's budget
+    budget = hard_budget(get_spec("hockey"))
+    assert all(0 < sims < budget for sims in row["short"])
 
 
 def test_level_timing_counts_the_searches_a_clock_stopped() -> None:
