@@ -20,7 +20,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from ...bots.base import Bot, Observation
 from . import actions as A
@@ -29,19 +29,17 @@ from . import cards as C
 if TYPE_CHECKING:
     from .game import PixmitGame
 
-_W = (1.0, 0.4, 0.15, 0.05, 0.0, 0.0)
+_W: Final = (1.0, 0.4, 0.15, 0.05, 0.0, 0.0)
 
-# plans: (mask of useful cards, cards needed, points)
-_PLANS: list[tuple[int, int, int]] = []
-for _g, _pts in ((C.PK, 75), (C.DK, 90), (C.OK, 100), (C.ASK, 100)):
-    _PLANS.append((C.MEMBERS[_g], 5, _pts))
-for _g in range(8):
-    _PLANS.append((C.MEMBERS[_g], 3, 30))
-_PLANS += [(C.CREATION, 3, 40), (C.KNOWLEDGE, 3, 50), (C.ANNIHILATION, 3, 50),
-           (C.ELITE, 4, 150)]
-_FIRE = C.MEMBERS[C.FK]
-_BEAST_T = C.MEMBERS[C.TK]
-_BEAST_A = C.MEMBERS[C.AK]
+#: plans: (mask of useful cards, cards needed, points)
+_PLANS: Final[tuple[tuple[int, int, int], ...]] = (
+    *((C.MEMBERS[g], 5, pts) for g, pts in ((C.PK, 75), (C.DK, 90), (C.OK, 100),
+                                            (C.ASK, 100))),
+    *((C.MEMBERS[g], 3, 30) for g in range(8)),
+    (C.CREATION, 3, 40), (C.KNOWLEDGE, 3, 50), (C.ANNIHILATION, 3, 50), (C.ELITE, 4, 150))
+_FIRE: Final = C.MEMBERS[C.FK]
+_BEAST_T: Final = C.MEMBERS[C.TK]
+_BEAST_A: Final = C.MEMBERS[C.AK]
 
 
 def potential(hand: int, chances: float) -> float:
@@ -49,9 +47,24 @@ def potential(hand: int, chances: float) -> float:
 
     ``chances`` scales the discount: about 1 early in the game, 0 at the end.
     """
-    now = C.score(hand)
+    hit = _PROSPECTS.get(hand)
+    if hit is None:
+        hit = _prospects(hand)
+    now, gap = hit
     if chances <= 0:
         return float(now)
+    return now + chances * gap * 0.6
+
+
+#: ``_prospects`` per hand: a search's rollouts value the same hands over and over (it
+#: was a third of a Pixmit search); cleared when full, like the scorer's memo
+_PROSPECTS: Final[dict[int, tuple[int, float]]] = {}
+_PROSPECTS_LIMIT: Final = 200_000
+
+
+def _prospects(hand: int) -> tuple[int, float]:
+    """The hand's score now and how far the best reachable unit is worth more (≥ 0)."""
+    now = C.score(hand)
     best = 0.0
     for mask, size, pts in _PLANS:
         have = (hand & mask).bit_count()
@@ -65,24 +78,31 @@ def potential(hand: int, chances: float) -> float:
     best = max(best, 100 * _W[min(need, 5)])
     need = max(0, 2 - (hand & _BEAST_T).bit_count()) + max(0, 3 - (hand & _BEAST_A).bit_count())
     best = max(best, 120 * _W[min(need, 5)])
-    return now + chances * max(0.0, best - now) * 0.6
+    if len(_PROSPECTS) >= _PROSPECTS_LIMIT:
+        _PROSPECTS.clear()
+    hit = _PROSPECTS[hand] = (now, max(0.0, best - now))
+    return hit
 
 
 class HeuristicBot(Bot):
     name = "heuristic"
-    game: PixmitGame
 
-    def __init__(self, game: Any, seat: int, seed: int | None = None, call_at: float = 55.0,
-                 bluff: float = 0.3, number: float = 0.2, creation: float = 0.5,
-                 **params: Any) -> None:
-        """``call_at``: the score worth a call; ``bluff``: the share of false announcements
-        (pro mode); ``number``: of true ones by the card's number rather than a group;
-        ``creation``: of Schöpfung chances taken with 3–4 players."""
+    tuning = ("call_at", "bluff", "number", "creation")
+
+    def __init__(self, game: Any, seat: int, seed: int | None = None, **params: Any) -> None:
+        """``call_at``: the score worth a call (55); ``bluff``: the share of false
+        announcements (pro mode; 0.3); ``number``: of true ones by the card's number rather
+        than a group (0.2); ``creation``: of Schöpfung chances taken with 3–4 players
+        (0.5). (Keywords read from ``params``: a compiled ``__init__`` cannot take both
+        defaulted parameters and ``**params``, docs/performance.md rule 10.)"""
         super().__init__(game, seat, seed, **params)
-        self.call_at = float(call_at)
-        self.bluff = float(bluff)
-        self.number = float(number)
-        self.creation = float(creation)
+        self.call_at = float(params.get("call_at", 55.0))
+        self.bluff = float(params.get("bluff", 0.3))
+        self.number = float(params.get("number", 0.2))
+        self.creation = float(params.get("creation", 0.5))
+        #: the game's action numbering (``self.game`` stays a ``Game``: a compiled class
+        #: cannot narrow an attribute's type, docs/performance.md rule 1)
+        self.space = cast("PixmitGame", game).space
 
     # -- helpers ---------------------------------------------------------------------------
     def _hand(self, view: dict[str, Any]) -> int:
@@ -106,7 +126,7 @@ class HeuristicBot(Bot):
             return actions[0]
         view = obs.view
         phase = view["phase"]
-        space = self.game.space
+        space = self.space
         hand = self._hand(view)
         chances = self._chances(view)
         if phase == "turn":
@@ -137,7 +157,7 @@ class HeuristicBot(Bot):
         return self.rng.choice(actions)
 
     def _should_call(self, hand: int, view: dict[str, Any]) -> bool:
-        now: float = C.score(hand)
+        now = float(C.score(hand))
         if hand & (1 << C.JOKER_21):
             # the hunt: expect about one random card drawn per opponent without a set
             cards = [x for x in range(C.NUM_CARDS) if hand >> x & 1]
@@ -170,7 +190,7 @@ class HeuristicBot(Bot):
         sizes = view["hand_sizes"]
         for mask in self._give(hand, chances):
             for t in targets:
-                a = self.game.space.target(t)
+                a = self.space.target(t)
                 if a in actions and sizes[t] >= mask.bit_count():
                     return a
         return self.rng.choice(actions)
@@ -178,14 +198,14 @@ class HeuristicBot(Bot):
     def _offer_cards(self, hand: int, actions: list[int], chances: float) -> int:
         """The planned cards, or the single card if the target cannot take two."""
         for mask in self._give(hand, chances):
-            a = self.game.space.offer(C.SUBSET_INDEX[mask])
+            a = self.space.offer(C.SUBSET_INDEX[mask])
             if a in actions:
                 return a
         return self.rng.choice(actions)
 
     def _claim(self, actions: list[int], view: dict[str, Any]) -> int:
         """The announcement of the next offered card (see the module docstring)."""
-        base = self.game.space.claim_base
+        base = self.space.claim_base
         offer = view["offer"]
         card = int(offer["cards"][len(offer["claims"])]) - 1
         true = C.TRUTHFUL[card]

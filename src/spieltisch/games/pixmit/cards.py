@@ -94,10 +94,10 @@ LISTED: Final[tuple[int, ...]] = (
 MEMBERS: Final[tuple[int, ...]] = tuple(g | (1 << JOKER_21) for g in LISTED)
 
 # -- named sets ------------------------------------------------------------------------
-CREATION: Final = m(3, 20, 25)      # Schöpfung
-KNOWLEDGE: Final = m(15, 19, 26)    # Wissen
-ANNIHILATION: Final = m(11, 21, 33)  # Vernichtung
-ELITE: Final = m(7, 9, 10, 21)
+CREATION: Final[int] = m(3, 20, 25)      # Schöpfung
+KNOWLEDGE: Final[int] = m(15, 19, 26)    # Wissen
+ANNIHILATION: Final[int] = m(11, 21, 33)  # Vernichtung
+ELITE: Final[int] = m(7, 9, 10, 21)
 
 # -- unit kinds ------------------------------------------------------------------------
 CONSOLATION: Final = "Trostpreis"
