@@ -15,7 +15,7 @@ from open_spiel.python.algorithms import cfr, exploitability, get_all_states  # 
 
 import spieltisch.openspiel  # noqa: E402,F401
 from spieltisch.core import game_names  # noqa: E402
-from spieltisch.openspiel.research import CONFIGS  # noqa: E402
+from spieltisch.openspiel.research import research_games  # noqa: E402
 
 
 def hockey(deck: int = 6, hand: int = 2) -> pyspiel.Game:
@@ -117,9 +117,14 @@ def test_cfr_plus_reaches_its_threshold_on_pixmit_research():
     assert exploitability.exploitability(game, solver.average_policy()) < 0.17
 
 
-@pytest.mark.parametrize("name", sorted(set(game_names()) - set(CONFIGS)))
+def test_the_games_with_a_research_configuration_are_those_whose_package_has_one():
+    assert research_games() == ["hockey", "pixmit"]
+
+
+@pytest.mark.parametrize("name", sorted(set(game_names()) - set(research_games())))
 def test_research_is_refused_where_there_is_none(name):
-    with pytest.raises(ValueError, match="has no research configuration"):
+    with pytest.raises(ValueError, match="has no research configuration .research=True is "
+                                         "offered for: spieltisch_hockey, spieltisch_pixmit"):
         pyspiel.load_game(f"spieltisch_{name}(research=True)")
 
 

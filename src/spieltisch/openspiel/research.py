@@ -18,14 +18,16 @@ tree of a few thousand histories on which ``CFRSolver``, ``exploitability`` and
 * **Serialising** replays the actions from the start (the engine's positions describe the
   real game only).
 
-Games without a research configuration refuse ``research=True`` with the list of those
-that have one (``CONFIGS``).
+What a game's variant is lives in its package: ``research.py`` there makes a ``Config``
+(the engine game made small, what makes two shuffles the same deal, the sizes), and its
+spec's ``research`` loads it. Games without one refuse ``research=True`` with the list of
+those that have one (``research_games``).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
-import math
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -33,7 +35,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyspiel
 
-from ..core.game import ConfigError, Game
+from ..core import game_names, get_spec
+from ..core.game import Game
 from ..core.game import State as EngineState
 from ..rl.encoding import StateEncoder, encoder_for
 from .chance import NeedChance
@@ -71,74 +74,34 @@ class Config:
     own_actions: bool = True
 
 
-def _hockey_make(game: Game, sizes: Mapping[str, int]) -> Game:
-    from ..games.hockey.game import HockeyGame
-
-    assert isinstance(game, HockeyGame)
-    return game.research(sizes["research_deck"], sizes["research_hand"])
-
-
-def _hockey_key(state: EngineState) -> Hashable:
-    # the one deal ends the game: cards left in the stock are never seen, their order
-    # never matters; the dealer was chosen before (a chance node, or the option)
-    return (state.dealer, tuple(state.hands))  # type: ignore[attr-defined]
-
-
-def _hockey_deals(sizes: Mapping[str, int]) -> int:
-    n, h = sizes["research_deck"], sizes["research_hand"]
-    return math.comb(n, h) * math.comb(n - h, h)
+@functools.cache
+def config_of(name: str) -> Config | None:
+    """Game ``name``'s research configuration (its spec's ``research``), or None."""
+    load = get_spec(name).research
+    if load is None:
+        return None
+    config = load()
+    if not isinstance(config, Config):
+        raise TypeError(f"{name}'s research configuration is a {type(config).__name__}, "
+                        "not an openspiel.research.Config")
+    return config
 
 
-def _pixmit_make(game: Game, sizes: Mapping[str, int]) -> Game:
-    from ..games.pixmit.game import PixmitGame
-
-    assert isinstance(game, PixmitGame)
-    size = sizes["research_deck"]
-    if not 4 <= size <= len(PIXMIT_DECK):
-        raise ConfigError(f"research_deck of pixmit must be 4..{len(PIXMIT_DECK)}, not {size}")
-    return game.research(PIXMIT_DECK[:size], 1)
-
-
-def _pixmit_key(state: EngineState) -> Hashable:
-    # one round: the stack is never drawn from (no Wissen cards, and with two players a
-    # veto sends no card under it), so the hands decide everything
-    return tuple(state.hands)  # type: ignore[attr-defined]
-
-
-#: The research variant's cards (printed numbers): two beasts, two objects, two persons.
-PIXMIT_DECK = (7, 10, 4, 6, 13, 14)
-
-
-CONFIGS: dict[str, Config] = {
-    "hockey": Config(
-        sizes={"research_deck": 6, "research_hand": 2},
-        make=_hockey_make, deal_key=_hockey_key, deals=_hockey_deals,
-        decisions=lambda sizes: 2 * sizes["research_hand"], own_actions=False,
-        summary="one period of one deal of research_hand cards each from the first "
-                "research_deck cards of JC JD QC QD KC KD AC AD …; equal goals draw"),
-    "pixmit": Config(
-        sizes={"research_deck": 4},
-        make=_pixmit_make, deal_key=_pixmit_key,
-        deals=lambda sizes: math.comb(sizes["research_deck"], 2)
-        * math.comb(sizes["research_deck"] - 2, 2),
-        # a turn: target, offer, two claims, answer, creation or pass, return or messenger
-        decisions=lambda sizes: 2 * 8,
-        summary="two players, beginner mode, one round, the first research_deck cards of "
-                "07 10 04 06 13 14 (beasts, objects, persons), two each",
-        fixed={"players": 2, "mode": "beginner"}, tensor=False),
-}
+def research_games() -> list[str]:
+    """The registered games that have a research configuration."""
+    return [name for name in game_names() if config_of(name) is not None]
 
 
 def parameters(name: str) -> dict[str, Any]:
     """The research parameters ``name``'s OpenSpiel game type declares: ``research`` and
     the sizes of its configuration, if it has one."""
-    config = CONFIGS.get(name)
+    config = config_of(name)
     return {"research": False, **(config.sizes if config else {})}
 
 
 def pop_sizes(name: str, params: dict[str, Any]) -> dict[str, int]:
     """Take the size parameters out of ``params`` (they are no rule options)."""
-    config = CONFIGS.get(name)
+    config = config_of(name)
     if config is None:
         return {}
     return {k: int(params.pop(k, v)) for k, v in config.sizes.items()}
@@ -146,10 +109,10 @@ def pop_sizes(name: str, params: dict[str, Any]) -> dict[str, int]:
 
 def research_config(name: str) -> Config:
     """``name``'s configuration, or a clear error naming the games that have one."""
-    config = CONFIGS.get(name)
+    config = config_of(name)
     if config is None:
         raise ValueError(f"spieltisch_{name} has no research configuration (research=True is "
-                         f"offered for: {', '.join('spieltisch_' + g for g in sorted(CONFIGS))})")
+                         f"offered for: {', '.join('spieltisch_' + g for g in research_games())})")
     return config
 
 
@@ -385,5 +348,5 @@ def is_research(state: SpielState) -> bool:
     return isinstance(state.t, ResearchTable)
 
 
-__all__ = ["CONFIGS", "Config", "ResearchTable", "Setup", "game_info", "game_type",
-           "parameters", "pop_sizes", "research_config", "setup_game"]
+__all__ = ["Config", "ResearchTable", "Setup", "config_of", "game_info", "game_type",
+           "parameters", "pop_sizes", "research_config", "research_games", "setup_game"]

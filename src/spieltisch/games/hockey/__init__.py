@@ -20,6 +20,13 @@ def _lab_profile() -> Any:
     return PROFILE
 
 
+def _research() -> Any:
+    """The research configuration for OpenSpiel (``research.py``), loaded when asked."""
+    from .research import RESEARCH
+
+    return RESEARCH
+
+
 SPEC = GameSpec(
     name="hockey",
     title="Hockey",
@@ -52,6 +59,7 @@ SPEC = GameSpec(
     # more goals wins; overtime ends at the first goal (rules.md §6): the default order
     one_winner=True,
     lab_profile=_lab_profile,
+    research=_research,
     raw_codes=r"\b(?:10|[2-9AJQK])[CDHS]\b",
 )
 HockeyGame.spec = SPEC

@@ -20,6 +20,13 @@ def _lab_profile() -> Any:
     return PROFILE
 
 
+def _research() -> Any:
+    """The research configuration for OpenSpiel (``research.py``), loaded when asked."""
+    from .research import RESEARCH
+
+    return RESEARCH
+
+
 def _rank_keys(state: Any, result: Result) -> list[tuple[float, int]]:
     """Highest score; on a tie fewer vetoes; if still tied, shared (rules.md §4)."""
     vetoes = state.view(None)["vetoes"]
@@ -69,6 +76,7 @@ SPEC = GameSpec(
     search_depth=0,  # no estimate of its own: a round is played out (bots/ismcts.py)
     rank_keys=_rank_keys,
     lab_profile=_lab_profile,
+    research=_research,
     raw_codes=r"\b(?:offer|claim|return|target) (?:\d|none)",
 )
 PixmitGame.spec = SPEC
