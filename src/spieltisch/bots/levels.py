@@ -62,8 +62,9 @@ ABOUT: dict[Level, str] = {
 #: sessions shared it (load average about 1-2); each game's package states its figures.
 #: Each budget is the largest multiple of 50 whose p99, at the slowest per-simulation
 #: rate seen, takes 1 s: half the 2 s, the other half headroom for a busier machine;
-#: Pixmit's is larger (1,800) to beat medium clearly; in the pure build the cap then
-#: stops about one Pixmit decision in twenty-five (docs/strength.md, "Hard against medium").
+#: Pixmit's is larger (1,800) to beat medium clearly; in the pure build on a quiet machine
+#: the cap then stops about one Pixmit decision in twenty-five, more on a busier one
+#: (docs/strength.md, "Hard against medium").
 #: The budget for a game not measured: the search's own default, which beat the
 #: heuristic bot in every game (docs/strength.md).
 DEFAULT_HARD_BUDGET = 200

@@ -60,12 +60,14 @@ SPEC = GameSpec(
     max_actions=1_000,
     table_max_actions=1_000,  # rules.md, "Length of a table"
     # benchmarks/bot_levels.py, 4 players, per decision at budgets 50 / 200 / 600, median
-    # and p99 in seconds: 0.018/0.061, 0.082/0.160, 0.214/0.704 (1.23 ms per simulation)
+    # and p99 in seconds: 0.018/0.061, 0.082/0.160, 0.214/0.704 (1.23 ms per simulation;
+    # measured before the eleventh session's faster search)
     # 1,800 rather than the 1 s rule's 800 (bots/levels.py): hard ahead of medium in
-    # 0.619 of seat pairs at 800, 0.637 at 1,200 and 0.679 at 1,800 (400 games, seeds 11
-    # and 12; issue 40 asks 0.65). With the bot's valuations memoised and the bot
-    # compiled, a decision at 1,800 takes a median 0.775 s, p95 1.289 s pure and
-    # 0.315 / 0.566 s compiled (docs/strength.md, "Hard against medium")
+    # 0.619 of seat pairs at 800 (200 games, seed 11), 0.637 at 1,200 and 0.679 at 1,800
+    # (400 games each, seeds 11 and 12; issue 40 asks 0.65). With the bot's valuations
+    # memoised and the bot compiled, a decision at 1,800 takes a median 0.775 s, p95
+    # 1.289 s pure and 0.315 / 0.566 s compiled on a quiet machine (docs/strength.md,
+    # "Hard against medium")
     hard_budget=1800,
     # opponents=policy: the others' moves in the search are the heuristic's; at 200
     # simulations against the heuristic bot, 100 games on the same deals: ahead 0.516 ->

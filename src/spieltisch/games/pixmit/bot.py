@@ -93,8 +93,8 @@ class HeuristicBot(Bot):
         """``call_at``: the score worth a call (55); ``bluff``: the share of false
         announcements (pro mode; 0.3); ``number``: of true ones by the card's number rather
         than a group (0.2); ``creation``: of Schöpfung chances taken with 3–4 players
-        (0.5). (Keywords read from ``params``: a compiled ``__init__`` cannot take both
-        defaulted parameters and ``**params``, docs/performance.md rule 10.)"""
+        (0.5). (Read from ``params`` and named in ``tuning``, as HOAX's compiled bot does:
+        docs/performance.md, rule 10.)"""
         super().__init__(game, seat, seed, **params)
         self.call_at = float(params.get("call_at", 55.0))
         self.bluff = float(params.get("bluff", 0.3))
