@@ -5,6 +5,9 @@ for games without a configuration."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -15,7 +18,7 @@ from open_spiel.python.algorithms import cfr, exploitability, get_all_states  # 
 
 import spieltisch.openspiel  # noqa: E402,F401
 from spieltisch.core import game_names  # noqa: E402
-from spieltisch.openspiel.research import research_games  # noqa: E402
+from spieltisch.openspiel.research import config_of, research_games  # noqa: E402
 
 
 def hockey(deck: int = 6, hand: int = 2) -> pyspiel.Game:
@@ -119,6 +122,19 @@ def test_cfr_plus_reaches_its_threshold_on_pixmit_research():
 
 def test_the_games_with_a_research_configuration_are_those_whose_package_has_one():
     assert research_games() == ["hockey", "pixmit"]
+    assert config_of("no_such_game") is None  # a spec the registry does not hold
+
+
+@pytest.mark.parametrize("name", ["hockey", "pixmit"])
+def test_a_games_configuration_imports_first_and_without_openspiel(name):
+    """The package's ``research.py`` imported before anything else: no import cycle
+    through the adapter, and no OpenSpiel loaded."""
+    code = (f"import sys; import spieltisch.games.{name}.research as r; "
+            "print(sorted(r.RESEARCH.sizes), 'pyspiel' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split("\n")[0]
+    assert out == {"hockey": "['research_deck', 'research_hand'] False",
+                   "pixmit": "['research_deck'] False"}[name]
 
 
 @pytest.mark.parametrize("name", sorted(set(game_names()) - set(research_games())))

@@ -970,9 +970,8 @@ class GameSpec:
     #: asks (the package need not import the lab); None: the lab's generic answers.
     lab_profile: Callable[[], Any] | None = None
     #: The game's small research configuration for OpenSpiel's tabular tools
-    #: (``openspiel.research.Config``, in the package's ``research.py``), loaded when
-    #: OpenSpiel asks (it needs the ``openspiel`` extra); None: ``research=True`` is
-    #: refused.
+    #: (``core.research.Config``, in the package's ``research.py``), loaded when
+    #: ``spieltisch.openspiel`` registers the games; None: ``research=True`` is refused.
     research: Callable[[], Any] | None = None
     #: A regular expression for the game's internal codes (cards, actions) that a player
     #: must never read as text (the browser tests look for it); empty: none.

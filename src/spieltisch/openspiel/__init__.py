@@ -17,7 +17,8 @@ recall as strings; there is no information-state tensor (a fixed size cannot hol
 unbounded histories), so neural algorithms take the observation tensor, as OpenSpiel's
 ``rl_environment`` does by itself for such games (``observer.py``). Small research
 configurations (``research=True``: a small deck, one deal, one chance node per deal, an
-information-state tensor) are in ``research.py``. Resampling uses
+information-state tensor) are played by ``research.py``; each game's variant is in its
+package's ``research.py``. Resampling uses
 ``State.determinise``, serialising the position format. Rewards are ``State.returns()``
 at the end: +1 for the winner, -1 for the others, 0 for all on a tie. See ``docs/rl.md``
 ("OpenSpiel").

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -36,8 +36,9 @@ import numpy as np
 import pyspiel
 
 from ..core import game_names, get_spec
-from ..core.game import Game
+from ..core.game import ConfigError, Game
 from ..core.game import State as EngineState
+from ..core.research import Config
 from ..rl.encoding import StateEncoder, encoder_for
 from .chance import NeedChance
 from .game import Record, Table
@@ -46,38 +47,14 @@ if TYPE_CHECKING:
     from .game import SpielGame, SpielState
 
 
-@dataclass(frozen=True)
-class Config:
-    """One game's research configuration."""
-
-    #: Its own OpenSpiel parameters and their defaults (sizes of the variant).
-    sizes: Mapping[str, int]
-    #: The engine game made research-sized: ``make(game, sizes)``.
-    make: Callable[[Game, Mapping[str, int]], Game]
-    #: Orders of one shuffle with equal keys deal the same game (one chance outcome),
-    #: whatever seats are drawn after the shuffle (seat 0 stands in for them).
-    deal_key: Callable[[EngineState], Hashable]
-    #: How many distinct deals (chance outcomes) the sizes give.
-    deals: Callable[[Mapping[str, int]], int]
-    #: The most decisions a game can have (bounds the information-state tensor).
-    decisions: Callable[[Mapping[str, int]], int]
-    #: What the variant is, for the docs and errors.
-    summary: str = ""
-    #: Settings it always plays with (``players`` and rule options): a game's default
-    #: gives way to them, any other value is refused.
-    fixed: Mapping[str, Any] = field(default_factory=dict)
-    #: Whether it offers an information-state tensor (OpenSpiel's ``TabularPolicy`` keeps
-    #: one per information state: Pixmit's would need 60,000 floats each).
-    tensor: bool = True
-    #: Whether the tensor needs slots for the seat's own actions (not when the
-    #: observation after each step shows them, as Hockey's pile does).
-    own_actions: bool = True
-
-
 @functools.cache
 def config_of(name: str) -> Config | None:
-    """Game ``name``'s research configuration (its spec's ``research``), or None."""
-    load = get_spec(name).research
+    """Game ``name``'s research configuration (its spec's ``research``), or None (also
+    for a spec the registry does not hold)."""
+    try:
+        load = get_spec(name).research
+    except ConfigError:
+        return None
     if load is None:
         return None
     config = load()

@@ -43,8 +43,9 @@ class HockeyGame(Game):
     def research(self, deck: int, hand: int) -> HockeyGame:
         """This game as the research variant (rules.md, "Research variant"): the first
         ``deck`` cards of ``RESEARCH_ORDER``, one period of one deal of ``hand`` cards
-        each, equal goals a draw. Not a rule option: only the OpenSpiel adapter's
-        research configurations set it (``spieltisch.openspiel.research``)."""
+        each, equal goals a draw. Not a rule option: only the research configuration
+        (this package's ``research.py``, played by ``spieltisch.openspiel.research``) sets
+        it."""
         if not (hand >= 1 and 2 * hand <= deck <= len(RESEARCH_ORDER)):
             raise ConfigError(f"a research deal of {hand} cards each needs a deck of "
                               f"{2 * hand}..{len(RESEARCH_ORDER)} cards, not {deck}")

@@ -1,7 +1,7 @@
 """Hockey's research configuration for OpenSpiel's tabular tools (rules.md, "Research
 variant"; ``spieltisch.openspiel.research``): one period of one deal on a small deck.
-Loaded only when OpenSpiel asks for it (``SPEC.research``): it needs the ``openspiel``
-extra."""
+Loaded when ``spieltisch.openspiel`` registers the games (``SPEC.research``); it needs
+no OpenSpiel itself."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from ...core.game import Game, State
-from ...openspiel.research import Config
+from ...core.research import Config
 from .game import HockeyGame
 
 

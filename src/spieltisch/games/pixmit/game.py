@@ -47,8 +47,8 @@ class PixmitGame(Game):
     def research(self, codes: tuple[int, ...], rounds: int) -> PixmitGame:
         """This game as a research variant (rules.md, "Research variant"): only the
         cards printed ``codes`` (01–33), ``rounds`` rounds. Not a rule option: only the
-        OpenSpiel adapter's research configurations set it
-        (``spieltisch.openspiel.research``)."""
+        research configuration (this package's ``research.py``, played by
+        ``spieltisch.openspiel.research``) sets it."""
         if not (2 * self.num_players <= len(codes) and 1 <= rounds <= ROUNDS):
             raise ConfigError(f"a research deck needs {2 * self.num_players} cards or more "
                               f"and 1..{ROUNDS} rounds, not {len(codes)} and {rounds}")
