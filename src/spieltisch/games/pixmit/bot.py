@@ -56,8 +56,8 @@ def potential(hand: int, chances: float) -> float:
     return now + chances * gap * 0.6
 
 
-#: ``_prospects`` per hand: a search's rollouts value the same hands over and over (it
-#: was a third of a Pixmit search); cleared when full, like the scorer's memo
+#: ``_prospects`` per hand: a search's rollouts value the same hands over and over (a
+#: third of a Pixmit search's profile); cleared when full, like the scorer's memo
 _PROSPECTS: Final[dict[int, tuple[int, float]]] = {}
 _PROSPECTS_LIMIT: Final = 200_000
 
