@@ -60,7 +60,7 @@ def config_of(name: str) -> Config | None:
     config = load()
     if not isinstance(config, Config):
         raise TypeError(f"{name}'s research configuration is a {type(config).__name__}, "
-                        "not an openspiel.research.Config")
+                        "not a core.research.Config")
     return config
 
 
