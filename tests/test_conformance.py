@@ -222,6 +222,17 @@ def test_views_are_json_and_hide_what_determinisation_resamples(name, n):
 
 
 @pytest.mark.parametrize("name,n", player_cases())
+def test_a_rollout_s_seat_view_is_the_view_without_who_may_act(name, n):
+    """``seat_view`` (what a search's rollout bots read) holds every field of ``view``
+    with the same value but ``to_act`` and ``out_of_turn``, and nothing else."""
+    for state in sample_states(name, n, games=2, every=9, limit=120):
+        for seat in range(n):
+            full = state.view(seat)
+            del full["to_act"], full["out_of_turn"]
+            assert state.seat_view(seat) == full
+
+
+@pytest.mark.parametrize("name,n", player_cases())
 def test_determinised_states_play_on(name, n):
     """A sampled state is a complete, playable game."""
     rng = random.Random(9)

@@ -820,10 +820,13 @@ class State(ABC, Generic[G]):
         return v
 
     def seat_view(self, seat: int) -> dict[str, Json]:
-        """``view(seat)`` for a reader of a few of its fields (a search's rollout bots):
-        the same fields with the same values, read-only. A game may return a dict that
-        builds each field when it is first read; by default the whole view."""
-        return self.view(seat)
+        """``view(seat)`` for a search's rollout bots: the same fields with the same
+        values, but for ``to_act`` and ``out_of_turn``. A rollout bot is asked to act or to
+        react, which tells it which, and listing who else may act costs a rollout more than
+        anything else the core adds. Read-only (parts may be shared with other views)."""
+        v = self._view(seat)
+        self._add_common(v, seat, seats=False)
+        return v
 
     def full_view(self) -> dict[str, Json]:
         """Everything (replays, debugging): the game's ``_full_view`` plus the shared
@@ -846,12 +849,16 @@ class State(ABC, Generic[G]):
         self._add_common(v, seat)
         return v
 
-    def _add_common(self, v: dict[str, Json], seat: int | None) -> None:
+    def _add_common(self, v: dict[str, Json], seat: int | None, seats: bool = True) -> None:
+        """The shared fields (``common_view``); ``seats=False``: all but ``to_act`` and
+        ``out_of_turn`` (``seat_view``)."""
         over = self.is_over()
         v["seat"] = seat
         v["phase"] = self.phase_name()
-        v["to_act"] = list(self.to_act())
-        v["out_of_turn"] = [seat] if seat is not None and seat in self.out_of_turn() else []
+        if seats:
+            v["to_act"] = list(self.to_act())
+            v["out_of_turn"] = [seat] if seat is not None and seat in self.out_of_turn() \
+                else []
         v["over"] = over
         v["winner"] = self.result().winner if over else None
 

@@ -111,7 +111,7 @@ from .turn import (
     execute,
     open_settle,
 )
-from .views import HoaxViews, SeatView, names
+from .views import HoaxViews, names
 
 if TYPE_CHECKING:
     from ...core.scoresheet import Builder
@@ -694,10 +694,6 @@ class HoaxState(State[HoaxGame]):
 
     def _full_view(self) -> dict[str, Any]:
         return self.game.views.full_view(self)
-
-    def seat_view(self, seat: int) -> dict[str, Any]:
-        """The view, each field built when first read (``views.SeatView``)."""
-        return SeatView(self.game.views, self, seat)
 
     def _position(self) -> dict[str, Any]:
         """This state as a position's ``"state"`` object (``position.py``)."""

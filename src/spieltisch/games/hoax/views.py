@@ -15,8 +15,6 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
-from mypy_extensions import mypyc_attr
-
 from .cards import (
     CARD_CODES,
     CHIP_NAMES,
@@ -26,7 +24,7 @@ from .cards import (
     SEATS_OF,
 )
 from .claims import CLAIM_FOR_NAMES
-from .phases import PHASE_NAMES, Phase
+from .phases import Phase
 
 if TYPE_CHECKING:
     from .state import HoaxGame, HoaxState
@@ -77,41 +75,6 @@ def _chips_by_seat(types: list[int]) -> dict[str, str]:
     return {str(s): CHIP_NAMES[t] for s, t in enumerate(types) if t >= 0}
 
 
-@mypyc_attr(native_class=False)
-class SeatView(dict[str, Any]):
-    """One seat's view whose fields are built when first read (``HoaxState.seat_view``:
-    a search's rollout bot reads a few fields per decision, the whole view costs more
-    than its decision): each field is the very value ``view`` holds. Read-only; it holds
-    the fields read so far, so it is no whole view to send. Read it with ``[]``: compiled
-    code (mypyc) answers ``get`` and ``in`` from the fields held so far."""
-
-    def __init__(self, views: HoaxViews, state: HoaxState, seat: int) -> None:
-        # the fields a bot reads most, numbers and names: cheaper set than looked up
-        super().__init__(phase=PHASE_NAMES[state.phase],
-                         identity=IDENTITY_NAMES[state.card[seat] >> 1],
-                         round=state.round_no, turn=state.turns, in_final=state.in_final,
-                         active=state.active)
-        self.views = views
-        self.state = state
-        self.seat = seat
-
-    def __missing__(self, key: str) -> Any:
-        value = self[key] = self.views.field(self.state, self.seat, key)
-        return value
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self[key] if key in VIEW_FIELDS else default
-
-
-#: The public fields of a view (the same for every seat) that ``SeatView`` builds when
-#: read (``HoaxViews.field``).
-_PUBLIC_FIELDS: Final = frozenset(("bank", "seats", "pending", "log", "last_reveal"))
-#: Every field of a seat's view: the public ones, the seat's own, the core's.
-VIEW_FIELDS: Final = frozenset((*_PUBLIC_FIELDS, "players", "round", "turn", "active", "in_final",
-                                "identity", "identity_original", "shown_to_me", "shown_by_me",
-                                "seat", "phase", "to_act", "out_of_turn", "over", "winner"))
-
-
 class HoaxViews:
     """The views of one configured game's states, with their caches and memos."""
 
@@ -131,8 +94,6 @@ class HoaxViews:
         self._pending: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         #: the last state viewed, at which move, and the fields every seat's view shares
         self._last: tuple[HoaxState, int, dict[str, Any]] | None = None
-        #: the public fields a ``SeatView`` of the last state asked for, built so far
-        self._parts: tuple[HoaxState, int, dict[str, Any]] | None = None
 
     # ======================================================================= views
     def view(self, s: HoaxState, seat: int | None) -> dict[str, Any]:
@@ -148,51 +109,6 @@ class HoaxViews:
             v["identity_original"] = IDENTITY_ORIGINAL[x]
             v["shown_to_me"], v["shown_by_me"] = self._shown_view(s, seat)
         return v
-
-    def field(self, s: HoaxState, seat: int, key: str) -> Any:
-        """Field ``key`` of ``seat``'s view of ``s`` (``SeatView``): the value ``view``
-        holds, the public ones built once per state and move for every seat asking."""
-        if key in _PUBLIC_FIELDS:
-            last = self._last
-            if last is not None and last[0] is s and last[1] == s.move_number:
-                value = last[2][key]  # the whole public part is there already
-            else:
-                parts = self._parts
-                if parts is None or parts[0] is not s or parts[1] != s.move_number:
-                    parts = self._parts = (s, s.move_number, {})
-                got = parts[2]
-                if key in got:
-                    value = got[key]
-                else:
-                    value = got[key] = self._public_field(s, key)
-            if key == "pending" and s.claim is not None and s.voted >> seat & 1:
-                value = {**value, "my_vote": "doubt" if s.votes_yes >> seat & 1 else "trust"}
-            return value
-        if key == "players":
-            return self.n
-        if key == "seat":
-            return seat
-        if key == "identity_original":
-            return IDENTITY_ORIGINAL[s.card[seat] >> 1]
-        if key == "shown_to_me":
-            return self._shown_view(s, seat)[0]
-        if key == "shown_by_me":
-            return self._shown_view(s, seat)[1]
-        if key in VIEW_FIELDS:  # the core's other fields
-            return s.common_view(seat)[key]
-        raise KeyError(key)
-
-    def _public_field(self, s: HoaxState, key: str) -> Any:
-        """Public field ``key`` of the views of ``s``, as ``_public`` builds it."""
-        if key == "seats":
-            return self._seats_view(s)
-        if key == "pending":
-            return self._pending_view(s)
-        if key == "log":
-            return self._log_view(s)
-        if key == "last_reveal":
-            return self._reveal_view(s)
-        return self._chips_view(s.bank)
 
     def full_view(self, s: HoaxState) -> dict[str, Any]:
         """Everything: the spectator's view, every card, what everyone showed, the votes."""
@@ -403,5 +319,4 @@ class HoaxViews:
         return p
 
 
-__all__ = ["RECORD_FIELDS", "VIEW_FIELDS", "HoaxViews", "SeatView", "names", "public_key",
-           "seat_pickers"]
+__all__ = ["RECORD_FIELDS", "HoaxViews", "names", "public_key", "seat_pickers"]

@@ -251,8 +251,8 @@ def test_a_bot_s_clock_runs_on_when_the_views_served_another_round_between() -> 
 
 
 def test_a_rollout_s_seat_view_gives_the_decisions_of_the_view() -> None:
-    """A search's rollout bots read ``seat_view`` (``RolloutObservation``, fields built as
-    read): twin bots with the same seeds, one reading the whole view, the other the seat
+    """A search's rollout bots read ``seat_view`` (``RolloutObservation``, the view without
+    who may act): twin bots with the same seeds, one reading the whole view, the other the seat
     view, decide alike at every chance of whole games (their generators stay in step)."""
     from spieltisch.bots.ismcts import RolloutObservation
 
