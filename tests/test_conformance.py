@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spieltisch.bots.base import Observation, RandomBot
-from spieltisch.core import Copy, IllegalAction, State, Verdict, Who, game_names, get_spec
+from spieltisch.core import CLOCK, Copy, IllegalAction, State, Verdict, Who, game_names, get_spec
 from spieltisch.core.cards import Shuffler
 from spieltisch.replay import Replay
 from spieltisch.runner import play_out, step
@@ -274,6 +274,27 @@ def test_a_search_copy_plays_as_a_recorded_one(name, n):
             # what the search copy did say is in the recorded events, in order
             rest = iter(recorded)
             assert all(e.kind in rest for e in said), (said, recorded)
+
+
+@pytest.mark.parametrize("name,n", player_cases())
+def test_the_clock_takes_a_running_deadline_s_action_and_nothing_else(name, n):
+    """``apply(CLOCK, a)`` applies ``a`` when a running deadline has it (as ``judge``
+    finds), and otherwise refuses with the core's reason, leaving the state untouched."""
+    for state in sample_states(name, n, games=2, every=3, limit=150):
+        running = sorted({d.action for d in state.deadlines() if d.seat == CLOCK})
+        others = [a for a in range(state.game.num_actions) if a not in running][:3]
+        for action in running:
+            assert state.judge(CLOCK, action).verdict is Verdict.LEGAL
+            copy = state.clone()
+            copy.apply(CLOCK, action)
+            assert copy.move_number == state.move_number + 1
+        for action in others:
+            before = snapshot(state)
+            with pytest.raises(IllegalAction) as e:
+                state.apply(CLOCK, action)
+            assert e.value.reason == ("the game is over" if state.is_over()
+                                      else "no deadline with that action is running")
+            assert snapshot(state) == before
 
 
 @pytest.mark.parametrize("name,n", player_cases())

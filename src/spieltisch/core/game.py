@@ -736,6 +736,13 @@ class State(ABC, Generic[G]):
                 events: list[Event] = table.apply_of[self.phase](self, seat, action)
                 return events
             return self._apply(seat, action)
+        if seat == CLOCK and not self.is_over():
+            # a running deadline's action (the usual loop lets the earliest pass): what
+            # ``judge`` would find legal, without its verdict
+            for d in self.deadlines():
+                if d.seat == CLOCK and d.action == action:
+                    self.move_number += 1
+                    return self._apply(seat, action)
         check = self.judge(seat, action)
         if check.verdict is Verdict.ILLEGAL:
             raise IllegalAction.of(check, seat, action)

@@ -175,6 +175,7 @@ def declare_actions(s: HoaxState, actor: int) -> list[int]:
     out = tab.simple_by_cover[cov][:]
     if not cov & 8:  # Merchant
         ia = 3 * actor
+        upto = tab.trade_upto
         for pair, (give, get) in enumerate(TRADE_PAIRS):
             have = lo[ia + give]
             if not have:
@@ -182,11 +183,11 @@ def declare_actions(s: HoaxState, actor: int) -> list[int]:
             # m = 1 .. min(have, what the partner holds) chips
             m = s.bank[get]
             if m:
-                out.extend(tab.trade[n][pair][:have if have < m else m])
+                out += upto[n][pair][have if have < m else m]
             for q in others:
                 m = lo[3 * q + get]
                 if m:
-                    out.extend(tab.trade[q][pair][:have if have < m else m])
+                    out += upto[q][pair][have if have < m else m]
     if not cov & 16:  # Magician
         out.extend(tab.enchant_by_seats[others_mask])
     if not cov & 32:  # Thief: what each other seat holds picks its steals
