@@ -4,7 +4,8 @@ One ``HoaxViews`` per configured game (``HoaxGame.views``) owns every cache and 
 the views use, as an observer owns its buffers: a view is built from the state's
 fields alone, and parts whose inputs did not change since the last view are the very
 same (read-only) objects, because rebuilding them costs more than comparing their
-inputs. The caches compare values (or hold the very list they were built from), so
+inputs (not the turn in progress, ``pending``, whose inputs change with nearly every
+move). The caches compare values (or hold the very list they were built from), so
 views of any states of the game, in any order, are right; the states keep no caches.
 The seats of one state share the public part of their views (``_public``): a state
 changes only through ``apply``, which advances its ``move_number``.
@@ -91,7 +92,6 @@ class HoaxViews:
         self._log: list[Any] = [None, [], []]
         self._reveal: tuple[list[int] | None, list[str] | None] = (None, None)
         self._shown: tuple[list[int], list[Any]] | None = None
-        self._pending: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         #: the last state viewed, at which move, and the fields every seat's view shares
         self._last: tuple[HoaxState, int, dict[str, Any]] | None = None
 
@@ -136,7 +136,8 @@ class HoaxViews:
             "in_final": s.in_final,
             "bank": self._chips_view(s.bank),
             "seats": self._seats_view(s),
-            "pending": self._pending_view(s),
+            # (built anew: its fields change with nearly every move)
+            "pending": self._pending_view(s, s._window_mask()),
             "log": self._log_view(s),
             "last_reveal": self._reveal_view(s),
         }
@@ -277,22 +278,7 @@ class HoaxViews:
                 {str(a): names(sh[seat * n + a]) for a in range(n) if sh[seat * n + a]})
         return got  # type: ignore[no-any-return]
 
-    def _pending_view(self, s: HoaxState) -> dict[str, Any]:
-        """The turn in progress, built once per content of the fields it reads (the
-        seat's ``my_vote`` is added by ``view``)."""
-        window = s._window_mask()
-        key = (s.act, s.protected, s.barons, s.reacted, s.departing, window, s.claim,
-               s.opener, s.phase, s.active, s.show_q, s.show_k, s.give_pending,
-               s.pass_judge, s.pass_type, *s.fine_t, *s.forgive_t)
-        cache = self._pending
-        if cache is not None and cache[0] == key:
-            p = cache[1]
-        else:
-            p = self._build_pending(s, window)
-            self._pending = (key, p)
-        return p
-
-    def _build_pending(self, s: HoaxState, window: int) -> dict[str, Any]:
+    def _pending_view(self, s: HoaxState, window: int) -> dict[str, Any]:
         """The declared action, the reactions standing (S2–S8), the claim under doubt
         (§5) and what the phase waits for."""
         p: dict[str, Any] = {
