@@ -135,8 +135,8 @@ their priors.
 
 Only the engine API is used (``determinise`` through the observation, ``clone``,
 ``to_act``, ``out_of_turn``, ``legal_actions``, ``apply``, ``deadlines``, ``standing``,
-``result``; the rollout bots read their views through ``seat_view``, which a game may
-build field by field as they are read): no game-specific code.
+``result``; the rollout bots read their views through ``seat_view``, the view without
+who may act): no game-specific code.
 """
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ def _rotated(seq: Sequence[int], random: Callable[[], float]) -> list[int]:
 @mypyc_attr(native_class=False)  # (a native class may not inherit ``Observation``'s slots)
 class RolloutObservation(Observation):
     """A rollout bot's window on a determinisation: its view is the state's ``seat_view``
-    (the same fields and values as ``view``; a game may build only those the bot reads)."""
+    (the fields and values of ``view`` but ``to_act`` and ``out_of_turn``)."""
 
     __slots__ = ()
 
