@@ -87,7 +87,8 @@ if TYPE_CHECKING:
 
 #: identity index by name, and the identity a log word claims.
 IDX: Final = {name: i for i, name in enumerate(IDENTITY_NAMES)}
-RANGE7: Final = range(NUM_IDENTITIES)
+#: the identities' numbers (a tuple: the compiled build iterates it without an iterator)
+RANGE7: Final = tuple(range(NUM_IDENTITIES))
 #: a known identity's probabilities (shared, read-only)
 ONE_HOT: Final = tuple([1.0 if x == y else 0.0 for x in RANGE7] for y in RANGE7)
 #: identity names (a view's list) -> their mask, memoised on the names
