@@ -673,9 +673,8 @@ class State(ABC, Generic[G]):
         if self.is_over():
             return Check(Verdict.ILLEGAL, N_("the game is over"))
         if seat == CLOCK:
-            for d in self.deadlines():
-                if d.seat == CLOCK and d.action == action:
-                    return LEGAL
+            if self._clock_runs(action):
+                return LEGAL
             return Check(Verdict.ILLEGAL, N_("no deadline with that action is running"))
         if not (0 <= seat < self.game.num_players):
             return Check(Verdict.ILLEGAL, N_("there is no {seat}"), {"seat": seat_arg(seat)})
@@ -683,6 +682,13 @@ class State(ABC, Generic[G]):
             return Check(Verdict.ILLEGAL, N_("action {action} is outside the action space"),
                          {"action": action})
         return self._judge(seat, action)
+
+    def _clock_runs(self, action: int) -> bool:
+        """A running deadline has ``action`` for ``CLOCK``: the clock may take it now."""
+        for d in self.deadlines():
+            if d.seat == CLOCK and d.action == action:
+                return True
+        return False
 
     def _judge(self, seat: int, action: int) -> Check:
         """The game's hook (seat and action exist, game not over): legal if listed, else
@@ -736,13 +742,11 @@ class State(ABC, Generic[G]):
                 events: list[Event] = table.apply_of[self.phase](self, seat, action)
                 return events
             return self._apply(seat, action)
-        if seat == CLOCK and not self.is_over():
+        if seat == CLOCK and not self.is_over() and self._clock_runs(action):
             # a running deadline's action (the usual loop lets the earliest pass): what
-            # ``judge`` would find legal, without its verdict
-            for d in self.deadlines():
-                if d.seat == CLOCK and d.action == action:
-                    self.move_number += 1
-                    return self._apply(seat, action)
+            # ``judge`` finds legal, without making its verdict
+            self.move_number += 1
+            return self._apply(seat, action)
         check = self.judge(seat, action)
         if check.verdict is Verdict.ILLEGAL:
             raise IllegalAction.of(check, seat, action)

@@ -165,11 +165,11 @@ class ActionTable:
         self.earn = add(K_EARN)
         self.harvest = add(K_HARVEST)
         # trade[partner][pair] -> list of ids for m = 1..TRADE_MAX; partner n is the bank
-        self.trade = [[[add(K_TRADE, partner, t1, t2, m) for m in range(1, TRADE_MAX + 1)]
-                       for (t1, t2) in TRADE_PAIRS] for partner in range(n + 1)]
-        #: ``trade_upto[partner][pair][m]``: the trades of up to m chips (``trade``'s first m)
+        trade = [[[add(K_TRADE, partner, t1, t2, m) for m in range(1, TRADE_MAX + 1)]
+                  for (t1, t2) in TRADE_PAIRS] for partner in range(n + 1)]
+        #: ``trade_upto[partner][pair][m]``: the trades of 1..m chips (listed by a prefix)
         self.trade_upto = [[[ids[:m] for m in range(TRADE_MAX + 1)] for ids in by_pair]
-                           for by_pair in self.trade]
+                           for by_pair in trade]
         self.enchant = [add(K_ENCHANT, q) for q in range(n)]
         self.steal = [[[add(K_STEAL, q, t, nn, k) for (nn, k) in STEAL_VARIANTS]
                        for t in range(3)] for q in range(n)]

@@ -137,7 +137,7 @@ class HoaxViews:
             "bank": self._chips_view(s.bank),
             "seats": self._seats_view(s),
             # (built anew: its fields change with nearly every move)
-            "pending": self._pending_view(s, s._window_mask()),
+            "pending": self._pending_view(s),
             "log": self._log_view(s),
             "last_reveal": self._reveal_view(s),
         }
@@ -278,9 +278,10 @@ class HoaxViews:
                 {str(a): names(sh[seat * n + a]) for a in range(n) if sh[seat * n + a]})
         return got  # type: ignore[no-any-return]
 
-    def _pending_view(self, s: HoaxState, window: int) -> dict[str, Any]:
+    def _pending_view(self, s: HoaxState) -> dict[str, Any]:
         """The declared action, the reactions standing (S2–S8), the claim under doubt
         (§5) and what the phase waits for."""
+        window = s._window_mask()
         p: dict[str, Any] = {
             "action": self.table.text(s.act) if s.act >= 0 else None,
             "protected": _SEAT_LISTS[s.protected],
