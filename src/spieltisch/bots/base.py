@@ -40,6 +40,11 @@ class Observation:
             self._view = self._state.view(self.seat)
         return self._view
 
+    def typed_view(self) -> Any:
+        """The seat's view in its game's own terms (``State.typed_view``), for that game's
+        bot."""
+        return self._state.typed_view(self.seat)
+
     def legal_actions(self) -> list[int]:
         return self._state.legal_actions(self.seat)
 

@@ -136,7 +136,8 @@ their priors.
 Only the engine API is used (``determinise`` through the observation, ``clone``,
 ``to_act``, ``out_of_turn``, ``legal_actions``, ``apply``, ``deadlines``, ``standing``,
 ``result``; the rollout bots read their views through ``seat_view``, the view without
-who may act): no game-specific code.
+who may act, or the game's ``typed_view`` where its bot reads that): no game-specific
+code.
 """
 
 from __future__ import annotations

@@ -839,6 +839,14 @@ class State(ABC, Generic[G]):
         self._add_common(v, seat, seats=False)
         return v
 
+    def typed_view(self, seat: int) -> Any:
+        """What ``seat`` sees, in the game's own terms, for the game's own bot: the facts
+        of ``view(seat)`` and no others, read from the state without building the view
+        (HOAX's ``Seen``). A game that offers it tests it against the view. Default: none
+        (a game's bots read ``view``)."""
+        raise NotImplementedError(f"{type(self).__name__} offers its bots no reading "
+                                  "of its own: read the view")
+
     def full_view(self) -> dict[str, Json]:
         """Everything (replays, debugging): the game's ``_full_view`` plus the shared
         fields (``seat`` is None, ``out_of_turn`` lists every seat) and ``move_number``."""

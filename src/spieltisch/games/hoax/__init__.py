@@ -9,7 +9,8 @@ from .state import HoaxGame, HoaxState
 
 #: The modules of this package the compiled build compiles (``setup.py`` reads this
 #: line without importing the package); the rest stays Python.
-COMPILED = ("cards", "claims", "phases", "state", "legal", "turn", "sampling", "views", "bot")
+COMPILED = ("cards", "claims", "phases", "state", "legal", "turn", "sampling", "views", "seen",
+            "bot")
 
 
 def _lab_profile() -> Any:

@@ -1,9 +1,12 @@
 """A HOAX bot a careful player would find sensible.
 
+- **What it reads.** Not the JSON view but the same facts in the rules' numbers
+  (``Seen``, the state's ``typed_view``): building a view per decision was a quarter of a
+  search, whose rollouts ask about 110 times per simulation.
 - **Knowledge, kept incrementally.** The bot remembers, per round, how far it has read
   the round's log (keyed by the round number, the log length and the last entry read,
-  that very object: the views of one history share their log's entries, so a new round,
-  or another log fed to the same bot as in search rollouts, starts afresh even where its
+  that very object: copies of a state share their log's entries, so a new round, or
+  another log fed to the same bot as in search rollouts, starts afresh even where its
   entry there looks the same) and only reads new entries. The rollout bots of one search
   share what they read (``Reading``): it is public and the same for each of them. From
   the entries it keeps, for every seat, a log-likelihood per identity: each claim of
@@ -48,9 +51,9 @@ from typing import TYPE_CHECKING, Any, Final, cast
 from ...bots.base import Bot, Observation, outlasts
 from ...core.game import Game
 from .cards import (
-    CHIP_NAMES,
+    BARON,
     CLAIM_OF_KIND,
-    IDENTITY_NAMES,
+    JUDGE,
     K_ACCUSE,
     K_BUY,
     K_CHIP,
@@ -78,46 +81,36 @@ from .cards import (
     K_VOTE_DOUBT,
     K_VOTE_TRUST,
     MAGICIAN,
+    MONK,
     NUM_IDENTITIES,
     REACTION_CLAIM,
+    SEATS_OF,
 )
+from .phases import Phase
+from .seen import Seen
 
 if TYPE_CHECKING:
     from .state import HoaxGame
 
-#: identity index by name, and the identity a log word claims.
-IDX: Final = {name: i for i, name in enumerate(IDENTITY_NAMES)}
 #: the identities' numbers (a tuple: the compiled build iterates it without an iterator)
 RANGE7: Final = tuple(range(NUM_IDENTITIES))
 #: a known identity's probabilities (shared, read-only)
 ONE_HOT: Final = tuple([1.0 if x == y else 0.0 for x in RANGE7] for y in RANGE7)
-#: identity names (a view's list) -> their mask, memoised on the names
-_MASKS: Final[dict[tuple[str, ...], int]] = {}
-
-
-def mask_of(identities: list[str]) -> int:
-    """The identity mask of a list of identity names."""
-    key = tuple(identities)
-    m = _MASKS.get(key)
-    if m is None:
-        m = 0
-        for name in key:
-            m |= 1 << IDX[name]
-        _MASKS[key] = m  # (a view lists names in identity order: at most 2**7 keys)
-    return m
-
 
 
 class Knowledge:
     """What the log of one round says: per seat, log-evidence per identity."""
 
-    __slots__ = ("round", "pos", "last", "ev", "count", "claims", "lies", "truths")
+    __slots__ = ("round", "pos", "last", "ev", "odds", "count", "claims", "lies", "truths")
 
     def __init__(self, n: int, rnd: int = -1) -> None:
         self.round = rnd
         self.pos = 0
         self.last: Any = None
         self.ev = [[0.0] * NUM_IDENTITIES for _ in range(n)]
+        #: per seat, ``exp(ev - max(ev))`` per identity (None: not yet worked out since
+        #: ``ev`` last changed); a seat's evidence changes far less often than it is read
+        self.odds: list[list[float] | None] = [None] * n
         self.count = [[0] * NUM_IDENTITIES for _ in range(n)]
         #: claims of this round not yet checked: [seat, identity]
         self.claims: list[list[int]] = []
@@ -130,10 +123,20 @@ class Knowledge:
         self.pos = other.pos
         self.last = other.last
         self.ev = [e[:] for e in other.ev]
+        self.odds = other.odds[:]  # (lists replaced, never changed)
         self.count = [c[:] for c in other.count]
         self.claims = other.claims[:]  # (entries are replaced, never changed)
         self.lies = other.lies[:]
         self.truths = other.truths[:]
+
+    def weights(self, s: int) -> list[float]:
+        """Seat ``s``'s ``exp(ev - max(ev))`` per identity (read-only)."""
+        w = self.odds[s]
+        if w is None:
+            ev = self.ev[s]
+            top = max(ev)
+            w = self.odds[s] = [math.exp(e - top) for e in ev]
+        return w
 
 
 class Reading:
@@ -142,11 +145,13 @@ class Reading:
     has its own; the rollout bots of a search share one (``HeuristicBot.rollout_players``):
     they start together and read the same logs, which say the same to each of them."""
 
-    __slots__ = ("n", "bluff_prior", "k", "lies", "truths", "memory", "begun", "keep_at",
-                 "seats", "public")
+    __slots__ = ("n", "claim_of", "bluff_prior", "k", "lies", "truths", "memory", "begun",
+                 "keep_at", "seats", "public")
 
-    def __init__(self, n: int, bluff_prior: float) -> None:
+    def __init__(self, n: int, bluff_prior: float, claim_of: Sequence[int]) -> None:
         self.n = n
+        #: the identity each action claims (-1: none), as ``CLAIM_OF_KIND`` of its kind
+        self.claim_of = claim_of
         #: the bluff rate assumed of a seat before any evidence (worth 5 claims).
         self.bluff_prior = bluff_prior
         self.k = Knowledge(n)
@@ -160,10 +165,11 @@ class Reading:
         self.begun: tuple[Knowledge, list[Any], int] | None = None
         #: where the log read now meets the last beginning kept (-1: nothing to keep)
         self.keep_at = -1
-        #: the seats' public records last read (a view's list) and what beliefs take from
-        #: them: per seat its known identity (-1: none) and the identities its records
-        #: exclude, and the copies of each identity not known to be anywhere
-        self.seats: list[Any] | None = None
+        #: what the seats' public records last read said (``public_part``) and what
+        #: beliefs take from them: per seat its known identity (-1: none) and the
+        #: identities its records exclude, and the copies of each identity not known to be
+        #: anywhere
+        self.seats: tuple[Any, ...] | None = None
         self.public: tuple[list[int], list[int], list[int]] = ([], [], [])
 
     def bluff_rate(self, s: int) -> float:
@@ -172,15 +178,15 @@ class Reading:
         return min(0.9, max(0.05, (lies + 5.0 * self.bluff_prior)
                             / (lies + self.truths[s] + k.truths[s] + 5.0)))
 
-    def update(self, view: dict[str, Any]) -> Knowledge:
+    def update(self, seen: Seen) -> Knowledge:
         """Read the log entries new since the last reading."""
-        log = view["log"]
+        log = seen.log
         k = self.k
-        rnd = view["round"]
+        rnd = seen.round
         pos = k.pos
         if rnd != k.round or len(log) < pos or (pos and log[pos - 1] is not k.last):
             if rnd > k.round:  # a later round: keep what this one showed
-                self._remember_round(k, view["last_reveal"] if rnd == k.round + 1
+                self._remember_round(k, seen.last_reveal if rnd == k.round + 1
                                      else None)
             k = self.k = Knowledge(self.n, rnd)
             pos = self._resume(k, log)
@@ -223,17 +229,19 @@ class Reading:
     def _read(self, k: Knowledge, log: list[Any], start: int, stop: int) -> None:
         """Read log entries ``start`` to ``stop`` into ``k``."""
         ev = k.ev
+        odds = k.odds
         count = k.count
+        claim_of = self.claim_of
         for i in range(start, stop):
             e = log[i]
             w = e[0]
             if w == "declare":
-                x = IDX.get(e[2].split(" ", 1)[0], -1)
+                x = claim_of[e[2]]
             elif w in REACTION_CLAIM:
                 x = REACTION_CLAIM[w]
             elif w == "vote":
                 if e[4]:  # official: the claim was a lie (justified) or the truth
-                    c, x = e[1], IDX[e[2]]
+                    c, x = e[1], e[2]
                     if e[5]:
                         k.lies[c] += 1
                     else:
@@ -252,10 +260,11 @@ class Reading:
             lr = math.log(5.0 * (1.0 - b) / b)
             c = count[s][x]
             ev[s][x] += lr if c == 0 else 0.5 * lr
+            odds[s] = None
             count[s][x] = c + 1
             k.claims.append([s, x])
 
-    def _remember_round(self, k: Knowledge, reveal: list[str] | None) -> None:
+    def _remember_round(self, k: Knowledge, reveal: list[int] | None) -> None:
         """A round is over: keep its official doubts; with the reveal that followed it
         (every card is shown after a final), count its other claims as lies or truths
         too (not when the bot first looks again rounds later: that reveal is another
@@ -268,30 +277,27 @@ class Reading:
             return
         for s, x in k.claims:
             if s < len(reveal):
-                if IDX[reveal[s]] == x:
+                if reveal[s] == x:
                     self.truths[s] += 1
                 else:
                     self.lies[s] += 1
 
-    def public_part(self, seats: list[Any]) -> tuple[list[int], list[int], list[int]]:
-        """What beliefs take from the seats' public records (``seats``, a view's list,
-        read-only: the same list while no record changed): per seat its known identity
+    def public_part(self, seen: Seen) -> tuple[list[int], list[int], list[int]]:
+        """What beliefs take from the seats' public records: per seat its known identity
         (face up or proven; -1) and the mask of identities its records exclude (covers,
-        proven not), and per identity its copies not known to be anywhere."""
-        if seats is self.seats:
+        proven not), and per identity its copies not known to be anywhere. Worked out
+        again only when one of those records changed."""
+        source = (seen.face_up, seen.known_is, seen.covered, seen.known_not)
+        if source == self.seats:
             return self.public
-        known = [-1] * len(seats)
-        excluded = [0] * len(seats)
+        n = seen.n
+        known = [seen.known(s) for s in range(n)]
+        excluded = [c | m for c, m in zip(seen.covered, seen.known_not, strict=True)]
         copies = [2] * NUM_IDENTITIES
-        for s, p in enumerate(seats):
-            if "revealed" in p or "proven" in p:
-                x = known[s] = IDX[p.get("revealed") or p["proven"]]
+        for x in known:
+            if x >= 0:
                 copies[x] -= 1
-            m = mask_of(p["covered"])
-            if "proven_not" in p:
-                m |= mask_of(p["proven_not"])
-            excluded[s] = m
-        self.seats = seats
+        self.seats = (seen.face_up[:], seen.known_is[:], seen.covered[:], seen.known_not[:])
         self.public = (known, excluded, copies)
         return self.public
 
@@ -320,7 +326,7 @@ class HeuristicBot(Bot):
         self._late = outlasts(self.reaction, cast("HoaxGame", game).reaction_seconds)
         self.table = cast("HoaxGame", game).table
         self.n: int = game.num_players
-        self.reading = Reading(self.n, self.bluff_prior)
+        self.reading = Reading(self.n, self.bluff_prior, self.table.claim)
         #: the round and turn this bot began to read the log it reads now (a new round, or
         #: another log as in a search's rollouts), the turn the final began (-1: not yet),
         #: and how far it has read that log and its last entry
@@ -352,50 +358,45 @@ class HeuristicBot(Bot):
     def bluff_rate(self, s: int) -> float:
         return self.reading.bluff_rate(s)
 
-    def _update(self, view: dict[str, Any]) -> Knowledge:
+    def _update(self, seen: Seen) -> Knowledge:
         """Read the log entries new since the last decision; a new round or another log
         begins the bot's count of turns."""
-        log = view["log"]
+        log = seen.log
         pos = self._pos
-        rnd = view["round"]
-        # (compared by value: a view of the same history may hold new copies of the
-        # entries, when the views' cache served another round in between)
+        rnd = seen.round
+        # (compared by value: another history may hold equal entries)
         if rnd != self.round or len(log) < pos or (pos and log[pos - 1] != self._last):
             self.round = rnd
-            self.start_turn = view["turn"]
+            self.start_turn = seen.turn
             self.final_turn = -1
-        if view["in_final"] and self.final_turn < 0:
-            self.final_turn = view["turn"]
+        if seen.in_final and self.final_turn < 0:
+            self.final_turn = seen.turn
         self._pos = len(log)
         self._last = log[-1] if log else None
-        return self.reading.update(view)
+        return self.reading.update(seen)
 
-    def beliefs(self, view: dict[str, Any], only: int | None = None) -> dict[int, list[float]]:
+    def beliefs(self, seen: Seen, only: int | None = None) -> dict[int, list[float]]:
         """P(identity) for every other seat (known cards as certainties); ``only``: for
         that seat alone (the others are not computed)."""
-        k = self._update(view)
+        k = self._update(seen)
         me = self.seat
-        seats = view["seats"]
-        known, excluded_by, public_copies = self.reading.public_part(seats)
+        known, excluded_by, public_copies = self.reading.public_part(seen)
         copies = public_copies[:]
         if known[me] >= 0:  # (its own card is counted below, as its identity)
             copies[known[me]] += 1
-        copies[IDX[view["identity"]]] -= 1
+        copies[seen.identity] -= 1
         out: dict[int, list[float]] = {}
-        shown = view["shown_to_me"]
-        for s in (range(len(seats)) if only is None else (only,)):
+        shown = seen.shown_to_me
+        for s in (range(seen.n) if only is None else (only,)):
             if s == me:
                 continue
             if known[s] >= 0:
                 out[s] = ONE_HOT[known[s]]
                 continue
-            excluded = excluded_by[s]
-            if shown and str(s) in shown:
-                excluded |= mask_of(shown[str(s)])
-            ev = k.ev[s]
-            top = max(ev)
+            excluded = excluded_by[s] | shown[s]
+            odds = k.weights(s)
             w = [0.0 if copies[x] <= 0 or excluded >> x & 1
-                 else copies[x] * math.exp(ev[x] - top) for x in RANGE7]
+                 else copies[x] * odds[x] for x in RANGE7]
             tot = sum(w)
             if tot <= 0.0:  # inconsistent (a third copy): fall back to the exclusions
                 w = [0.0 if excluded >> x & 1 else 1.0 for x in RANGE7]
@@ -403,15 +404,14 @@ class HeuristicBot(Bot):
             out[s] = [v / tot for v in w]
         return out
 
-    def exposure(self, view: dict[str, Any]) -> float:
+    def exposure(self, seen: Seen) -> float:
         """How sure the table may be of this bot's identity (its claims, its covers)."""
         me = self.seat
-        excluded = set(view["seats"][me]["covered"])
-        ev = self.k.ev[me]
-        top = max(ev)
-        w = [0.0 if IDENTITY_NAMES[x] in excluded else math.exp(ev[x] - top) for x in RANGE7]
+        excluded = seen.covered[me]
+        odds = self.k.weights(me)
+        w = [0.0 if excluded >> x & 1 else odds[x] for x in RANGE7]
         tot = sum(w) or 1.0
-        return w[IDX[view["identity"]]] / tot
+        return w[seen.identity] / tot
 
     # -- decisions -----------------------------------------------------------------
     def act(self, obs: Observation) -> int | None:
@@ -423,34 +423,33 @@ class HeuristicBot(Bot):
         for a in actions:
             if kinds[a] == K_TRIO:
                 return a
-        view = obs.view
-        phase = view["phase"]
-        if phase == "declare":
-            return self._declare(view, actions)
-        if phase == "vote":
-            p = self._claim_prob(view)
-            limit = self.final_doubt_p if view["in_final"] else self.vote_p
+        seen: Seen = obs.typed_view()
+        phase = seen.phase
+        if phase is Phase.DECLARE:
+            return self._declare(seen, actions)
+        if phase is Phase.VOTE:
+            p = self._claim_prob(seen)
+            limit = self.final_doubt_p if seen.in_final else self.vote_p
             want = K_VOTE_DOUBT if p < limit else K_VOTE_TRUST
             return next(a for a in actions if kinds[a] == want)
-        if phase == "cover":
+        if phase is Phase.COVER:
             return self.rng.choice(actions)
-        if phase == "chip":
+        if phase is Phase.CHIP:
             return self.rng.choice([a for a in actions if kinds[a] == K_CHIP] or actions)
-        if phase == "give":
-            me = view["seats"][self.seat]["loose"]
-            return max(actions, key=lambda a: me[CHIP_NAMES[T.p1[a]]] if kinds[a] == K_GIVE
-                       else -1)
-        if phase == "show":
+        if phase is Phase.GIVE:
+            i = 3 * self.seat
+            lo = seen.loose
+            return max(actions, key=lambda a: lo[i + T.p1[a]] if kinds[a] == K_GIVE else -1)
+        if phase is Phase.SHOW:
             return self.rng.choice([a for a in actions if kinds[a] == K_SHOW])
-        if phase == "settle":
-            mine = view["identity"]
+        if phase is Phase.SETTLE:
             prot = [a for a in actions if kinds[a] == K_PROTECT]
-            if prot and (mine == "magician" or self.rng.random() < self.bluff):
+            if prot and (seen.identity == MAGICIAN or self.rng.random() < self.bluff):
                 return prot[0]
             pays = [a for a in actions if kinds[a] == K_PAY]
-            fines = view["pending"]["fines"]
-            return min(pays, key=lambda a: 2 if str(T.p1[a]) in fines else 1)
-        if phase == "pass":
+            fined = seen.fine_t
+            return min(pays, key=lambda a: 2 if fined[T.p1[a]] >= 0 else 1)
+        if phase is Phase.PASS:
             return self.rng.choice([a for a in actions if kinds[a] == K_PASS])
         return self.rng.choice(actions)
 
@@ -472,83 +471,83 @@ class HeuristicBot(Bot):
         for a in actions:
             if kinds[a] == K_TRIO:
                 return a
-        view = obs.view
-        phase = view["phase"]
-        mine = view["identity"]
-        if phase == "doubt":
-            claim = view["pending"].get("claim")
-            if claim is None or claim["seat"] == self.seat:
+        seen: Seen = obs.typed_view()
+        phase = seen.phase
+        mine = seen.identity
+        if phase is Phase.DOUBT:
+            claim = seen.claim
+            if claim is None or claim.seat == self.seat:
                 return None
-            p = self._claim_prob(view)
-            if p < (self.final_doubt_p if view["in_final"] else self.doubt_p):
+            p = self._claim_prob(seen)
+            if p < (self.final_doubt_p if seen.in_final else self.doubt_p):
                 return next(a for a in actions if kinds[a] == K_DOUBT)
             return None
-        if phase == "protect":
+        if phase is Phase.PROTECT:
             prot = [a for a in actions if kinds[a] == K_PROTECT]
             if not prot:
                 return None
-            if mine == "magician":
+            if mine == MAGICIAN:
                 return prot[0]
-            if self._stake(view) >= 3 and self.rng.random() < 2 * self.bluff:
+            if self._stake(seen) >= 3 and self.rng.random() < 2 * self.bluff:
                 return prot[0]
             return None
-        actor = view["active"]
-        actor_loose = sum(view["seats"][actor]["loose"].values())
-        if phase == "illegal":
-            if actor_loose and (mine == "baron" or self.rng.random() < self.bluff / 4):
+        actor = seen.active
+        actor_loose = seen.loose_of(actor)
+        if phase is Phase.ILLEGAL:
+            if actor_loose and (mine == BARON or self.rng.random() < self.bluff / 4):
                 return next((a for a in actions if kinds[a] == K_ILLEGAL), None)
             return None
-        if phase in ("fine", "forgive"):
-            want = K_FINE if phase == "fine" else K_FORGIVE
-            ident = "judge" if phase == "fine" else "monk"
+        if phase is Phase.FINE or phase is Phase.FORGIVE:
+            want = K_FINE if phase is Phase.FINE else K_FORGIVE
+            ident = JUDGE if phase is Phase.FINE else MONK
             opts = [a for a in actions if kinds[a] == want]
             if opts and (mine == ident or self.rng.random() < self.bluff / 4):
-                lo = view["seats"][actor]["loose"]
-                return max(opts, key=lambda a: lo[CHIP_NAMES[T.p1[a]]])
+                i = 3 * actor
+                lo = seen.loose
+                return max(opts, key=lambda a: lo[i + T.p1[a]])
             return None
         return None
 
     # -- helpers -------------------------------------------------------------------
-    def _claim_prob(self, view: dict[str, Any]) -> float:
+    def _claim_prob(self, seen: Seen) -> float:
         """P(the claimant under doubt is what they claim), the claim itself included."""
-        claim = view["pending"].get("claim")
+        claim = seen.claim
         if claim is None:
             return 1.0
-        seat = claim["seat"]
+        seat = claim.seat
         if seat == self.seat:
             return 1.0
-        b = self.beliefs(view, only=seat)  # (a doubt window asks every seat: keep it cheap)
-        return b[seat][IDX[claim["identity"]]] if seat in b else 1.0
+        b = self.beliefs(seen, only=seat)  # (a doubt window asks every seat: keep it cheap)
+        return b[seat][claim.identity] if seat in b else 1.0
 
-    def _stake(self, view: dict[str, Any]) -> int:
-        action = view["pending"]["action"] or ""
-        if action.startswith("magician enchant"):
-            return sum(view["seats"][self.seat]["loose"].values())
+    def _stake(self, seen: Seen) -> int:
+        act = seen.act
+        if act >= 0 and self.table.kind[act] == K_ENCHANT:
+            return seen.loose_of(self.seat)
         return 1
 
-    def _declare(self, view: dict[str, Any], actions: list[int]) -> int:
+    def _declare(self, seen: Seen, actions: list[int]) -> int:
         T = self.table
         kinds = T.kind
         me = self.seat
         rng = self.rng
-        beliefs = self.beliefs(view)
-        seats = view["seats"]
-        in_round = [s for s, p in enumerate(seats) if p["in_round"] and s != me]
+        beliefs = self.beliefs(seen)
+        in_round = [s for s in SEATS_OF[seen.in_round] if s != me]
         R = len(in_round) + 1
         # 1. accuse when sure enough; the longer it lasts, the less patient
-        if view["in_final"]:
-            waited = (view["turn"] - max(self.final_turn, 0)) / 2
+        if seen.in_final:
+            waited = (seen.turn - max(self.final_turn, 0)) / 2
             threshold = self.final_accuse_p - 2 * self.impatience * max(0.0, waited - 3)
         else:
-            waited = (view["turn"] - self.start_turn) / R
+            waited = (seen.turn - self.start_turn) / R
             threshold = self.accuse_p - self.impatience * max(0.0, waited - 4)
-        threshold = max(threshold, 0.3 if view["in_final"] else 0.5)
+        threshold = max(threshold, 0.3 if seen.in_final else 0.5)
         best = None
         for s in in_round:
             probs = beliefs[s]
-            x = max(RANGE7, key=probs.__getitem__)
-            if probs[x] >= threshold and (best is None or probs[x] > best[0]):
-                best = (probs[x], s, x)
+            top = max(probs)
+            if top >= threshold and (best is None or top > best[0]):
+                best = (top, s, probs.index(top))  # (the first identity as likely)
         if best is not None:
             a = T.accuse[best[1]][best[2]]
             if a in actions:
@@ -560,41 +559,38 @@ class HeuristicBot(Bot):
                 probs = beliefs[T.p1[a]]
                 if sum(1 for p in probs if p > 0) < 2:
                     return -1.0
-                points: int = seats[T.p1[a]]["throne_points"]
-                return max(probs) + 0.02 * points
+                return max(probs) + 0.02 * seen.tp[T.p1[a]]
             a = max(buys, key=score)
             if score(a) >= 0:
                 return a
         # 3. a personal action: the true identity, or a bluff
-        mine = IDX[view["identity"]]
+        mine = seen.identity
         own = [a for a in actions if CLAIM_OF_KIND[kinds[a]] == mine]
         bluffs = [a for a in actions if CLAIM_OF_KIND[kinds[a]] >= 0
                   and CLAIM_OF_KIND[kinds[a]] != mine]
         bluff = self.bluff
-        if self.exposure(view) > 0.6:
+        if self.exposure(seen) > 0.6:
             bluff = max(bluff, 0.4)
         pool = own
         if bluffs and (not own or rng.random() < bluff or
-                       (mine == MAGICIAN and not self._enchant_worth(view, own))):
+                       (mine == MAGICIAN and not self._enchant_worth(seen, own))):
             pool = bluffs
         if not pool:
             return rng.choice([a for a in actions if kinds[a] != K_ACCUSE] or actions)
-        lo = view["seats"][self.seat]["loose"]
-        have = [lo["gold"], lo["wine"], lo["grain"]]
+        i = 3 * me
+        have = seen.loose[i:i + 3]
         low = min(have)
         need = [2.0 if h == low else 1.0 for h in have]  # (per chip type, for ``_value``)
-        return max(pool, key=lambda a: self._value(view, a, have, need) + rng.random() * 0.01)
+        return max(pool, key=lambda a: self._value(seen, a, have, need) + rng.random() * 0.01)
 
-    def _enchant_worth(self, view: dict[str, Any], own: list[int]) -> bool:
+    def _enchant_worth(self, seen: Seen, own: list[int]) -> bool:
         T = self.table
-        return any(sum(view["seats"][T.p1[a]]["loose"].values()) >= 2 for a in own)
+        return any(seen.loose_of(T.p1[a]) >= 2 for a in own)
 
-    def _value(self, view: dict[str, Any], a: int, have: list[int], need: list[float]
-               ) -> float:
+    def _value(self, seen: Seen, a: int, have: list[int], need: list[float]) -> float:
         """Chips gained, counting chips of the scarcest type (for a trio) double: ``need``
         per type, 2 for those of which the bot has the fewest (``have``), else 1."""
         T = self.table
-        seats = view["seats"]
         kind = T.kind[a]
         if kind == K_TAKEGOLD:
             return 2 * need[0]
@@ -609,25 +605,24 @@ class HeuristicBot(Bot):
         if kind == K_EARN:
             return need[0]
         me = self.seat
+        lo = seen.loose
         if kind == K_TAX:
-            chip = CHIP_NAMES[T.p1[a]]
-            return need[T.p1[a]] * sum(1 for s, p in enumerate(seats)
-                                       if s != me and p["in_round"] and p["loose"][chip]) - 0.5
+            t = T.p1[a]
+            return need[t] * sum(1 for s in SEATS_OF[seen.in_round]
+                                 if s != me and lo[3 * s + t]) - 0.5
         if kind == K_COLLECT:
-            return sum(1.0 for s, p in enumerate(seats)
-                       if s != me and p["in_round"] and any(p["loose"].values())) - 0.5
+            return sum(1.0 for s in SEATS_OF[seen.in_round]
+                       if s != me and seen.loose_of(s)) - 0.5
         if kind == K_TRADE:
             t1, t2, m = T.p2[a], T.p3[a], T.p4[a]
             if m > 1 or have[t1] - m < min(have):
                 return -1.0
             return need[t2] - need[t1] + (0.5 if T.p1[a] != self.n else 0.0)
         if kind == K_ENCHANT:
-            loose: dict[str, int] = seats[T.p1[a]]["loose"]
-            return sum(loose.values()) * 1.2
+            return seen.loose_of(T.p1[a]) * 1.2
         if kind == K_STEAL:
             q, t, nn, kk = T.p1[a], T.p2[a], T.p3[a], T.p4[a]
-            points: int = seats[q]["throne_points"]
-            return nn * need[t] + 0.8 * kk + 0.1 * points
+            return nn * need[t] + 0.8 * kk + 0.1 * seen.tp[q]
         return 0.0
 
 

@@ -207,6 +207,8 @@ class ActionTable:
         self.p3 = p3
         self.p4 = p4
         self.size = len(kind)
+        #: The identity each action claims (-1: none): ``CLAIM_OF_KIND`` of its kind.
+        self.claim = [CLAIM_OF_KIND[k] for k in kind]
         #: Show actions grouped by size: show_by_size[k] = ids of k-identity masks.
         self.show_masks_by_size = [[m for m in range(1 << NUM_IDENTITIES) if m.bit_count() == k]
                                    for k in range(NUM_IDENTITIES + 1)]

@@ -86,6 +86,7 @@ from .legal import (
     why_reaction,
 )
 from .phases import CHIP_WINDOWS, PHASE_NAMES, WINDOWS, Phase
+from .seen import Seen
 from .turn import (
     after_action_claim,
     after_execute,
@@ -691,6 +692,10 @@ class HoaxState(State[HoaxGame]):
     # ======================================================================= views, copies
     def _view(self, seat: int | None) -> dict[str, Any]:
         return self.game.views.view(self, seat)
+
+    def typed_view(self, seat: int) -> Seen:
+        """The view's facts in the rules' numbers, for the bot (``seen.py``)."""
+        return Seen(self, seat)
 
     def _full_view(self) -> dict[str, Any]:
         return self.game.views.full_view(self)

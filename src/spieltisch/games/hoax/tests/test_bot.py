@@ -24,17 +24,17 @@ def test_heuristic_games_end_in_sensible_length() -> None:
 
 def test_knowledge_resets_with_a_new_round() -> None:
     game = get_spec("hoax").configure(4)
-    s = game.new_state(seed=3)
+    s = cast(HoaxState, game.new_state(seed=3))
     bots = [HeuristicBot(game, i, i) for i in range(4)]
     from spieltisch.runner import step
     rng = random.Random(3)
     rounds = set()
     while not s.is_over():
         step(s, bots, rng)
-        view = Observation(s, 0).view
-        bots[0].beliefs(view)
+        seen = s.typed_view(0)
+        bots[0].beliefs(seen)
         k = bots[0].k
-        assert k.round == view["round"] and k.pos == len(view["log"])
+        assert k.round == s.round_no and k.pos == len(s.log)
         rounds.add(k.round)
     assert len(rounds) >= 2
 
@@ -65,12 +65,12 @@ def test_a_log_read_again_is_not_counted_again() -> None:
         assert not any(e[0] == "vote" and e[4] for e in earlier.log)
         reader = HeuristicBot(game, 0, 0)
         claimant = official[0][1]
-        reader.beliefs(Observation(s, 0).view)
+        reader.beliefs(s.typed_view(0))
         first = [reader.bluff_rate(p) for p in range(6)]
         assert first[claimant] != reader.bluff_prior  # the doubt was counted
         for _ in range(5):  # another log of the round, then this one again
-            reader.beliefs(Observation(earlier, 0).view)
-            reader.beliefs(Observation(s, 0).view)
+            reader.beliefs(earlier.typed_view(0))
+            reader.beliefs(s.typed_view(0))
         assert [reader.bluff_rate(p) for p in range(6)] == first
         assert reader.reading.lies == [0] * 6 and reader.reading.truths == [0] * 6  # none over
         return
@@ -87,15 +87,16 @@ def test_a_rounds_doubts_are_kept_even_when_the_bot_looks_again_rounds_later() -
         s = cast(HoaxState, game.new_state(seed=seed))
         bots = [RandomBot(game, i, seed * 10 + i, react_p=0.3) for i in range(4)]
         rng = random.Random(seed)
-        views: dict[int, dict] = {}  # round -> the last view of seat 0 in that round
-        firsts: dict[int, dict] = {}  # round -> the first view in that round
+        # round -> a copy of the state at its last and at its first move in that round
+        views: dict[int, HoaxState] = {}
+        firsts: dict[int, HoaxState] = {}
         while not s.is_over():
             step(s, bots, rng)
-            v = Observation(s, 0).view
+            v = cast(HoaxState, s.clone())
             views[s.round_no] = v
             firsts.setdefault(s.round_no, v)
         for r in views:
-            votes = [e for e in views[r]["log"] if e[0] == "vote" and e[4]]
+            votes = [e for e in views[r].log if e[0] == "vote" and e[4]]
             if votes and r + 2 in firsts:
                 break
         else:
@@ -104,12 +105,12 @@ def test_a_rounds_doubts_are_kept_even_when_the_bot_looks_again_rounds_later() -
         for e in votes:
             (lies if e[5] else truths)[e[1]] += 1
         later = HeuristicBot(game, 0, 0)  # looks again two rounds later
-        later.beliefs(views[r])
-        later.beliefs(firsts[r + 2])
+        later.beliefs(views[r].typed_view(0))
+        later.beliefs(firsts[r + 2].typed_view(0))
         assert (later.reading.lies, later.reading.truths) == (lies, truths)
         nxt = HeuristicBot(game, 0, 0)  # looks again in the next round: the reveal too
-        nxt.beliefs(views[r])
-        nxt.beliefs(firsts[r + 1])
+        nxt.beliefs(views[r].typed_view(0))
+        nxt.beliefs(firsts[r + 1].typed_view(0))
         assert all(a >= b for a, b in zip(nxt.reading.lies + nxt.reading.truths, lies + truths,
                                           strict=True))
         return
@@ -151,9 +152,9 @@ def test_logs_that_begin_alike_are_read_as_a_fresh_bot_reads_them() -> None:
             step(c, players, rng)
         if c.round_number() != s.round_number():
             continue
-        view = c.view(0)
-        k = reader._update(view)
-        fresh = HeuristicBot(game, 0, 0)._update(view)
+        seen = c.typed_view(0)
+        k = reader._update(seen)
+        fresh = HeuristicBot(game, 0, 0)._update(seen)
         assert (k.pos, k.ev, k.count, k.claims, k.lies, k.truths) == \
             (fresh.pos, fresh.ev, fresh.count, fresh.claims, fresh.lies, fresh.truths)
         checked += 1
@@ -215,52 +216,3 @@ def test_rollout_players_share_a_reading_and_decide_as_bots_that_read_alone() ->
         decisions = _twins_decide_alike(s, alone, shared, Observation, random.Random(g),
                                         partial(_in_round, s.round_number()))
         assert decisions > 40
-
-
-def test_a_bot_s_clock_runs_on_when_the_views_served_another_round_between() -> None:
-    """A search at the same table may view states of the next round between this bot's
-    decisions, and the views then convert the log's entries anew: the bot's count of
-    turns in its round (its impatience) runs on, and it knows what a fresh bot knows."""
-    from spieltisch.runner import step
-
-    game = get_spec("hoax").configure(4)
-    s = game.new_state(seed=5)
-    players = [RandomBot(game, i, i, react_p=0.3) for i in range(4)]
-    rng = random.Random(5)
-    first = s.round_number()
-    later = s.clone()
-    while not later.is_over() and later.round_number() == first:
-        step(later, players, rng)
-    assert later.round_number() != first
-    bot = HeuristicBot(game, 0, 0)
-    bot.beliefs(Observation(s, 0).view)
-    start, checked = bot.start_turn, 0
-    while s.round_number() == first:
-        step(s, players, rng)
-        if s.round_number() != first:
-            break
-        other = Observation(later, 0).view  # the views' log: the other round's entries
-        view = Observation(s, 0).view
-        assert other["round"] != view["round"]
-        k = bot._update(view)
-        fresh = HeuristicBot(game, 0, 0)._update(view)
-        assert bot.start_turn == start
-        assert (k.ev, k.claims) == (fresh.ev, fresh.claims)
-        checked += 1
-    assert checked >= 10
-
-
-def test_a_rollout_s_seat_view_gives_the_decisions_of_the_view() -> None:
-    """A search's rollout bots read ``seat_view`` (``RolloutObservation``, the view without
-    who may act): twin bots with the same seeds, one reading the whole view, the other the seat
-    view, decide alike at every chance of whole games (their generators stay in step)."""
-    from spieltisch.bots.ismcts import RolloutObservation
-
-    for n, g in ((4, 1), (6, 2), (8, 3)):
-        game = get_spec("hoax").configure(n)
-        s = game.new_state(seed=g)
-        full = [HeuristicBot(game, i, g * 10 + i) for i in range(n)]
-        lean = [HeuristicBot(game, i, g * 10 + i) for i in range(n)]
-        decisions = _twins_decide_alike(s, full, lean, RolloutObservation, random.Random(g),
-                                        lambda st: not st.is_over())
-        assert decisions > 300
