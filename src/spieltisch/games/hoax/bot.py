@@ -52,7 +52,6 @@ from ...bots.base import Bot, Observation, outlasts
 from ...core.game import Game
 from .cards import (
     BARON,
-    CLAIM_OF_KIND,
     JUDGE,
     K_ACCUSE,
     K_BUY,
@@ -150,7 +149,7 @@ class Reading:
 
     def __init__(self, n: int, bluff_prior: float, claim_of: Sequence[int]) -> None:
         self.n = n
-        #: the identity each action claims (-1: none), as ``CLAIM_OF_KIND`` of its kind
+        #: the identity each action claims (-1: none; the table's ``claim``)
         self.claim_of = claim_of
         #: the bluff rate assumed of a seat before any evidence (worth 5 claims).
         self.bluff_prior = bluff_prior
@@ -375,9 +374,25 @@ class HeuristicBot(Bot):
         self._last = log[-1] if log else None
         return self.reading.update(seen)
 
-    def beliefs(self, seen: Seen, only: int | None = None) -> dict[int, list[float]]:
-        """P(identity) for every other seat (known cards as certainties); ``only``: for
-        that seat alone (the others are not computed)."""
+    def beliefs(self, seen: Seen) -> dict[int, list[float]]:
+        """P(identity) for every other seat (known cards as certainties)."""
+        k, known, excluded_by, copies = self._evidence(seen)
+        me = self.seat
+        out: dict[int, list[float]] = {}
+        for s in range(seen.n):
+            if s == me:
+                continue
+            if known[s] >= 0:
+                out[s] = ONE_HOT[known[s]]
+                continue
+            w, tot = self._weights(seen, s, k, excluded_by[s], copies)
+            out[s] = [v / tot for v in w]
+        return out
+
+    def _evidence(self, seen: Seen) -> tuple[Knowledge, list[int], list[int], list[int]]:
+        """What beliefs start from: the round's knowledge; per seat its known identity
+        (-1: none) and the identities its public records exclude; and per identity the
+        copies that may lie unseen by this bot."""
         k = self._update(seen)
         me = self.seat
         known, excluded_by, public_copies = self.reading.public_part(seen)
@@ -385,24 +400,21 @@ class HeuristicBot(Bot):
         if known[me] >= 0:  # (its own card is counted below, as its identity)
             copies[known[me]] += 1
         copies[seen.identity] -= 1
-        out: dict[int, list[float]] = {}
-        shown = seen.shown_to_me
-        for s in (range(seen.n) if only is None else (only,)):
-            if s == me:
-                continue
-            if known[s] >= 0:
-                out[s] = ONE_HOT[known[s]]
-                continue
-            excluded = excluded_by[s] | shown[s]
-            odds = k.weights(s)
-            w = [0.0 if copies[x] <= 0 or excluded >> x & 1
-                 else copies[x] * odds[x] for x in RANGE7]
-            tot = sum(w)
-            if tot <= 0.0:  # inconsistent (a third copy): fall back to the exclusions
-                w = [0.0 if excluded >> x & 1 else 1.0 for x in RANGE7]
-                tot = sum(w) or 1.0
-            out[s] = [v / tot for v in w]
-        return out
+        return k, known, excluded_by, copies
+
+    def _weights(self, seen: Seen, s: int, k: Knowledge, excluded: int, copies: list[int]
+                 ) -> tuple[list[float], float]:
+        """Seat ``s``'s weight per identity (its identity unknown; ``excluded`` by its
+        records) and their sum: its P(identity) is weight / sum."""
+        excluded |= seen.shown_to_me[s]
+        odds = k.weights(s)
+        w = [0.0 if copies[x] <= 0 or excluded >> x & 1
+             else copies[x] * odds[x] for x in RANGE7]
+        tot: float = sum(w)
+        if tot <= 0.0:  # inconsistent (a third copy): fall back to the exclusions
+            w = [0.0 if excluded >> x & 1 else 1.0 for x in RANGE7]
+            tot = sum(w) or 1.0
+        return w, tot
 
     def exposure(self, seen: Seen) -> float:
         """How sure the table may be of this bot's identity (its claims, its covers)."""
@@ -517,8 +529,12 @@ class HeuristicBot(Bot):
         seat = claim.seat
         if seat == self.seat:
             return 1.0
-        b = self.beliefs(seen, only=seat)  # (a doubt window asks every seat: keep it cheap)
-        return b[seat][claim.identity] if seat in b else 1.0
+        # (a doubt window asks every seat: only the claimant's, only the identity claimed)
+        k, known, excluded_by, copies = self._evidence(seen)
+        if known[seat] >= 0:
+            return ONE_HOT[known[seat]][claim.identity]
+        w, tot = self._weights(seen, seat, k, excluded_by[seat], copies)
+        return w[claim.identity] / tot
 
     def _stake(self, seen: Seen) -> int:
         act = seen.act
@@ -565,9 +581,9 @@ class HeuristicBot(Bot):
                 return a
         # 3. a personal action: the true identity, or a bluff
         mine = seen.identity
-        own = [a for a in actions if CLAIM_OF_KIND[kinds[a]] == mine]
-        bluffs = [a for a in actions if CLAIM_OF_KIND[kinds[a]] >= 0
-                  and CLAIM_OF_KIND[kinds[a]] != mine]
+        claims = T.claim
+        own = [a for a in actions if claims[a] == mine]
+        bluffs = [a for a in actions if claims[a] >= 0 and claims[a] != mine]
         bluff = self.bluff
         if self.exposure(seen) > 0.6:
             bluff = max(bluff, 0.4)
