@@ -531,10 +531,25 @@ class HeuristicBot(Bot):
             return 1.0
         # (a doubt window asks every seat: only the claimant's, only the identity claimed)
         k, known, excluded_by, copies = self._evidence(seen)
+        x = claim.identity
         if known[seat] >= 0:
-            return ONE_HOT[known[seat]][claim.identity]
-        w, tot = self._weights(seen, seat, k, excluded_by[seat], copies)
-        return w[claim.identity] / tot
+            return ONE_HOT[known[seat]][x]
+        # ``_weights``, summed as ``sum`` does, keeping only the identity claimed
+        excluded = excluded_by[seat] | seen.shown_to_me[seat]
+        odds = k.weights(seat)
+        tot = 0.0
+        mine = 0.0
+        for y in RANGE7:
+            c = copies[y]
+            if c > 0 and not excluded >> y & 1:
+                v = c * odds[y]
+                tot += v
+                if y == x:
+                    mine = v
+        if tot <= 0.0:  # (as ``_weights``)
+            w, tot = self._weights(seen, seat, k, excluded_by[seat], copies)
+            return w[x] / tot
+        return mine / tot
 
     def _stake(self, seen: Seen) -> int:
         act = seen.act
