@@ -38,6 +38,7 @@ COMPILED = [
     "spieltisch/core/game.py",
     *(module for package in sorted((ROOT / "src" / "spieltisch" / "games").iterdir())
       if (package / "__init__.py").is_file() for module in package_compiled(package)),
+    "spieltisch/bots/base.py",
     "spieltisch/bots/ismcts.py",
 ]
 

@@ -15,13 +15,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar, cast
 
+from mypy_extensions import mypyc_attr
+
 from ..core.game import Check, Deadline, Game, State
 
 
+# Compiled (setup.py), so that a compiled bot reads its window and its own fields
+# directly; bots and windows written in Python still subclass them.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Observation:
     """One seat's window on a state."""
-
-    __slots__ = ("_state", "seat", "required", "_view")
 
     def __init__(self, state: State[Any], seat: int, required: bool = True) -> None:
         self._state = state
@@ -115,10 +118,11 @@ def outlasts(mean: float, seconds: float) -> float:
     return math.exp(-seconds / mean) if mean > 0 else 0.0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Bot:
     """Base bot. ``act`` must return a legal action; ``react`` may decline (None)."""
 
-    name = "bot"
+    name: ClassVar[str] = "bot"
     #: Tuning parameters read from ``params`` (besides the keywords ``__init__`` names):
     #: a spec's other ``key=value`` words are refused by ``make_bot``. A class variable:
     #: ``make_bot`` reads it from the class, which a compiled bot keeps it on only so.
@@ -154,11 +158,14 @@ class RandomBot(Bot):
     """Uniform over legal actions; out of turn it acts with probability ``react_p``."""
 
     name = "random"
+    #: ``react_p``: the chance of taking an out-of-turn chance (0.1). A tuning word, not a
+    #: keyword of ``__init__``: mypyc (1.x) cannot write the signature of a compiled
+    #: ``__init__`` with a keyword of its own between ``seed`` and ``**params``.
+    tuning = ("react_p",)
 
-    def __init__(self, game: Game, seat: int, seed: int | None = None,
-                 react_p: float = 0.1, **params: Any) -> None:
+    def __init__(self, game: Game, seat: int, seed: int | None = None, **params: Any) -> None:
         super().__init__(game, seat, seed, **params)
-        self.react_p = float(react_p)
+        self.react_p = float(params.get("react_p", 0.1))
 
     def act(self, obs: Observation) -> int | None:
         return self.rng.choice(obs.legal_actions())

@@ -53,7 +53,7 @@ class _Watched(Bot):
         self.inner = inner
         self.game = inner.game
         self.seat = inner.seat
-        self.name = inner.name
+        self.name = inner.name  # type: ignore[misc]  # (it goes by its bot's name)
         self.kinds = kinds
         self.chances = chances
 

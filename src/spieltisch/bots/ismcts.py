@@ -147,8 +147,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from mypy_extensions import mypyc_attr
-
 from ..core.game import ConfigError, Game, State
 from .base import Bot, Observation, current_halt
 
@@ -171,12 +169,9 @@ def _rotated(seq: Sequence[int], random: Callable[[], float]) -> list[int]:
     return [*seq[i:], *seq[:i]]
 
 
-@mypyc_attr(native_class=False)  # (a native class may not inherit ``Observation``'s slots)
 class RolloutObservation(Observation):
     """A rollout bot's window on a determinisation: its view is the state's ``seat_view``
     (the fields and values of ``view`` but ``to_act`` and ``out_of_turn``)."""
-
-    __slots__ = ()
 
     @property
     def view(self) -> dict[str, Any]:

@@ -57,7 +57,7 @@ class CountingBot(Bot):
         self.tally = tally
         self.game = inner.game
         self.seat = inner.seat
-        self.name = inner.name
+        self.name = inner.name  # type: ignore[misc]  # (it goes by its bot's name)
 
     def act(self, obs: Observation) -> int | None:
         legal = len(obs.legal_actions())
