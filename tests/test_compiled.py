@@ -159,13 +159,13 @@ def _compiled_modules() -> list[str]:
 
 def test_setup_compiles_the_core_and_what_each_game_lists():
     """``setup.py`` gathers each game's ``COMPILED`` (read as text, the package not
-    imported) beside the core's and the search bot's: each module once, each one a
+    imported) beside the core's and the bots' base and search: each module once, each one a
     file, and every module each of the project's games lists."""
     listed = _compiled_modules()
     assert len(listed) == len(set(listed))
     assert all((ROOT / "src" / m).is_file() for m in listed)
     assert {"spieltisch/core/game.py", "spieltisch/core/phases.py",
-            "spieltisch/bots/ismcts.py"} <= set(listed)
+            "spieltisch/bots/base.py", "spieltisch/bots/ismcts.py"} <= set(listed)
     for package in (ROOT / "src" / "spieltisch" / "games").iterdir():
         if (package / "__init__.py").is_file():  # COMPILED is optional (docs/engine.md)
             module = importlib.import_module(f"spieltisch.games.{package.name}")
