@@ -1,8 +1,13 @@
 """What a bot sees and does.
 
 A bot never holds the state: it receives an ``Observation`` for its seat, which
-offers the seat's view, its legal actions and determinisation (a sampled state
-consistent with the view, for search). Oracle bots would need more; none exist.
+offers the seat's view (and, where its game has one, the same in the game's own terms:
+``typed_view``), its legal actions and determinisation (a sampled state consistent with
+the view, for search). Oracle bots would need more; none exist.
+
+The compiled build compiles this module (``setup.py``): a compiled bot then reads its own
+fields and its window directly. Bots and windows written in Python subclass them as
+before.
 """
 
 from __future__ import annotations
@@ -20,11 +25,11 @@ from mypy_extensions import mypyc_attr
 from ..core.game import Check, Deadline, Game, State
 
 
-# Compiled (setup.py), so that a compiled bot reads its window and its own fields
-# directly; bots and windows written in Python still subclass them.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Observation:
     """One seat's window on a state."""
+
+    __slots__ = ("_state", "seat", "required", "_view")
 
     def __init__(self, state: State[Any], seat: int, required: bool = True) -> None:
         self._state = state

@@ -173,6 +173,8 @@ class RolloutObservation(Observation):
     """A rollout bot's window on a determinisation: its view is the state's ``seat_view``
     (the fields and values of ``view`` but ``to_act`` and ``out_of_turn``)."""
 
+    __slots__ = ()
+
     @property
     def view(self) -> dict[str, Any]:
         if self._view is None:

@@ -410,7 +410,9 @@ class HeuristicBot(Bot):
         odds = k.weights(s)
         w = [0.0 if copies[x] <= 0 or excluded >> x & 1
              else copies[x] * odds[x] for x in RANGE7]
-        tot: float = sum(w)
+        tot = 0.0
+        for v in w:  # (in order, as ``_claim_prob`` sums: ``sum`` compensates from 3.12)
+            tot += v
         if tot <= 0.0:  # inconsistent (a third copy): fall back to the exclusions
             w = [0.0 if excluded >> x & 1 else 1.0 for x in RANGE7]
             tot = sum(w) or 1.0
@@ -534,7 +536,7 @@ class HeuristicBot(Bot):
         x = claim.identity
         if known[seat] >= 0:
             return ONE_HOT[known[seat]][x]
-        # ``_weights``, summed as ``sum`` does, keeping only the identity claimed
+        # ``_weights``, summed in the same order, keeping only the identity claimed
         excluded = excluded_by[seat] | seen.shown_to_me[seat]
         odds = k.weights(seat)
         tot = 0.0

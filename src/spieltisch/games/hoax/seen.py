@@ -60,8 +60,9 @@ class Seen:
             [s.card[p] >> 1 if rev >> p & 1 else -1 for p in range(n)]
         #: per seat q: the identities q showed this seat as false (mask; §3 BuyInfo)
         self.shown_to_me: list[int] = s.shown[seat::n]
-        #: the claim under doubt (§5), the declared action (-1: none), and per seat the
-        #: chip type of a standing fine (-1: none)
+        #: the claim under doubt (§5; a Fine's or Forgive's chip is in the log too), the
+        #: declared action (-1: none), and per seat the chip type of a standing fine (-1:
+        #: none)
         self.claim: Claim | None = s.claim
         self.act: int = s.act
         self.fine_t: list[int] = s.fine_t

@@ -216,3 +216,66 @@ def test_rollout_players_share_a_reading_and_decide_as_bots_that_read_alone() ->
         decisions = _twins_decide_alike(s, alone, shared, Observation, random.Random(g),
                                         partial(_in_round, s.round_number()))
         assert decisions > 40
+
+
+def _games_digest() -> str:
+    """Whole games of heuristic bots at 4, 6 and 8 seats, and a few searched decisions
+    (whose rollouts the heuristic bots play), as one digest."""
+    import hashlib
+
+    from spieltisch.bots.ismcts import ISMCTSBot
+    from spieltisch.runner import step
+
+    d = hashlib.sha256()
+    for n in (4, 6, 8):
+        game = get_spec("hoax").configure(n)
+        s = game.new_state(seed=n)
+        bots = [HeuristicBot(game, i, 100 * n + i) for i in range(n)]
+        rng = random.Random(n)
+        while not s.is_over():
+            d.update(repr(step(s, bots, rng)).encode())
+        d.update(repr(s.result().ranks).encode())
+        s = game.new_state(seed=20 + n)
+        for i in range(3):
+            seat = s.to_act()[0]
+            a = ISMCTSBot(game, seat, seed=i, budget=25).act(Observation(s, seat))
+            assert a is not None
+            d.update(f"{seat}:{a}".encode())
+            s.apply(seat, a)
+            while not s.to_act():  # the windows close on their own
+                first = min(s.deadlines(), key=lambda x: x.seconds)
+                s.apply(first.seat, first.action)
+    return d.hexdigest()
+
+
+def test_the_bot_decides_as_it_did_when_it_read_views() -> None:
+    """The bot's every decision, pinned: this digest was written by the bot that read the
+    JSON view (commit 7d84dbb), and the bot that reads ``Seen`` writes it too. A change
+    that alters any choice or any draw of its generator changes it (on CPython 3.11:
+    ``sum`` of floats is compensated from 3.12, and the bot sums some weights with it)."""
+    assert _games_digest() == \
+        "e99c698316981d123256ee7f425c642ae860753f6fa80777310fb31cae3c2a03"
+
+
+def test_a_claim_s_probability_is_the_claimant_s_belief() -> None:
+    """``_claim_prob`` (a doubt or a vote) works out the claimant's weights alone: it gives
+    what ``beliefs`` gives for the identity claimed, to the last bit."""
+    from spieltisch.runner import step
+
+    checked = 0
+    for n in (4, 6, 8):
+        game = get_spec("hoax").configure(n)
+        s = cast(HoaxState, game.new_state(seed=50 + n))
+        bots = [HeuristicBot(game, i, i) for i in range(n)]
+        rng = random.Random(n)
+        while not s.is_over():
+            step(s, bots, rng)
+            if s.claim is not None:
+                for seat in range(n):
+                    if seat != s.claim.seat:
+                        reader = HeuristicBot(game, seat, 0)
+                        p = reader._claim_prob(s.typed_view(seat))
+                        belief = reader.beliefs(s.typed_view(seat))[s.claim.seat]
+                        assert p == belief[s.claim.identity]
+                        checked += 1
+    assert checked > 200

@@ -8,6 +8,7 @@ from typing import Any, cast
 from spieltisch.core import get_spec
 from spieltisch.games.hoax.bot import HeuristicBot
 from spieltisch.games.hoax.cards import CHIP_NAMES, IDENTITY_NAMES
+from spieltisch.games.hoax.claims import CLAIM_FOR_NAMES
 from spieltisch.games.hoax.phases import PHASE_NAMES
 from spieltisch.games.hoax.seen import Seen
 from spieltisch.games.hoax.state import HoaxState
@@ -40,7 +41,7 @@ def _from_view(v: dict[str, Any], game: Any) -> dict[str, Any]:
         "face_up": [IDENTITY_NAMES.index(seats[p]["revealed"]) if "revealed" in seats[p]
                     else -1 for p in range(n)],
         "shown_to_me": [_mask(v["shown_to_me"].get(str(q), [])) for q in range(n)],
-        "claim": None if claim is None else (claim["seat"], claim["identity"]),
+        "claim": None if claim is None else (claim["seat"], claim["identity"], claim["for"]),
         "act": pending["action"],
         "fine_t": [CHIP_NAMES.index(fines[str(p)]) if str(p) in fines else -1
                    for p in range(n)],
@@ -62,7 +63,8 @@ def _in_view_terms(seen: Seen, game: Any) -> dict[str, Any]:
         "known_is": list(seen.known_is), "known_not": list(seen.known_not),
         "face_up": [seen.face_up[p] for p in range(n)],
         "shown_to_me": list(seen.shown_to_me),
-        "claim": None if claim is None else (claim.seat, IDENTITY_NAMES[claim.identity]),
+        "claim": None if claim is None else (claim.seat, IDENTITY_NAMES[claim.identity],
+                                             CLAIM_FOR_NAMES[claim.kind]),
         "act": game.table.text(seen.act) if seen.act >= 0 else None,
         "fine_t": list(seen.fine_t),
         "log": HoaxViews(game)._convert_log(seen.log),
