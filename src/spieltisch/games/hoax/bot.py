@@ -2,7 +2,7 @@
 
 - **What it reads.** Not the JSON view but the same facts in the rules' numbers
   (``Seen``, the state's ``typed_view``): building a view per decision was a quarter of a
-  search, whose rollouts ask about 110 times per simulation.
+  search, whose rollouts ask it about 74 times per simulation.
 - **Knowledge, kept incrementally.** The bot remembers, per round, how far it has read
   the round's log (keyed by the round number, the log length and the last entry read,
   that very object: copies of a state share their log's entries, so a new round, or

@@ -1,7 +1,7 @@
 """What one seat sees of a HOAX state, in the rules' own numbers: the bot's reading.
 
 The view (``views.py``) says it in JSON, for players, the server and narration. A bot
-reads it far more often: a search's rollouts ask about 110 times per simulation, and
+reads it far more often: a search's rollouts ask about 74 times per simulation, and
 building those views was a quarter of a search. ``Seen`` holds the same facts, read
 from the state in the form the rules keep them: identities as numbers, sets of seats
 and of identities as masks, chips per seat and type, the round's log as recorded.
